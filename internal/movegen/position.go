@@ -1,0 +1,136 @@
+package movegen
+
+// Position is a board position and the side to move. It is a small value:
+// copy it to keep it, play moves with Play, which returns the new position.
+type Position struct {
+	// Pieces[c] holds every piece (man or king) of colour c.
+	Pieces [2]Bitboard
+	// Kings holds the kings of both colours.
+	Kings Bitboard
+	// Hash is the Zobrist hash of the position, kept up to date by Play.
+	Hash uint64
+	// Side is the side to move.
+	Side Color
+}
+
+// Zobrist keys: one per piece kind and square, and one for Black to move.
+// zobristPiece is indexed by kind<<6 | square, kinds 0 white man, 1 black
+// man, 2 white king, 3 black king; 256 entries (29 unused per kind) so that
+// a masked index needs no bounds check.
+var (
+	zobristPiece [256]uint64
+	zobristBlack uint64
+)
+
+// zobristKey returns the key of a piece of the given kind on s.
+func zobristKey(kind int, s Square) uint64 { return zobristPiece[(kind<<6|int(s))&255] }
+
+func init() {
+	// splitmix64 with a fixed seed: hashes are the same in every build and
+	// run, so searches are reproducible.
+	x := uint64(0x52494f2d44524155) // "RIO-DRAU"
+	next := func() uint64 {
+		x += 0x9e3779b97f4a7c15
+		z := x
+		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		return z ^ z>>31
+	}
+	for k := range 4 {
+		for s := range Square(35) {
+			zobristPiece[k<<6|int(s)] = next()
+		}
+	}
+	zobristBlack = next()
+}
+
+// Occupied returns every square holding a piece.
+func (p *Position) Occupied() Bitboard { return p.Pieces[White] | p.Pieces[Black] }
+
+// Empty returns every free playing square.
+func (p *Position) Empty() Bitboard { return Valid &^ (p.Pieces[White] | p.Pieces[Black]) }
+
+// Men returns the men of colour c.
+func (p *Position) Men(c Color) Bitboard { return p.Pieces[c] &^ p.Kings }
+
+// KingsOf returns the kings of colour c.
+func (p *Position) KingsOf(c Color) Bitboard { return p.Pieces[c] & p.Kings }
+
+// ComputeHash recomputes the Zobrist hash from scratch.
+func (p *Position) ComputeHash() uint64 {
+	var h uint64
+	for c := White; c <= Black; c++ {
+		for b := p.Pieces[c]; b != 0; b &= b - 1 {
+			s := b.First()
+			k := int(c)
+			if p.Kings.Has(s) {
+				k += 2
+			}
+			h ^= zobristKey(k, s)
+		}
+	}
+	if p.Side == Black {
+		h ^= zobristBlack
+	}
+	return h
+}
+
+// Play returns the position after move m, which must be legal in p.
+func (p Position) Play(m Move) Position {
+	var q Position
+	p.PlayInto(m, &q)
+	return q
+}
+
+// PlayInto writes the position after the legal move m into q (which may be
+// p itself). Hot loops give each ply its own slot: copy-make without a
+// separate copy, every field of q written once.
+func (p *Position) PlayInto(m Move, q *Position) {
+	from, to, captured := m.From(), m.To(), m.Captured()
+	us := int(p.Side & 1)
+	them := us ^ 1
+	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+	fromBit, toBit := from.Bit(), to.Bit()
+
+	// The piece's kind before and after (man or king); clear, then set: a
+	// king's capture may end on its start square.
+	isKing := int(kings>>from) & 1
+	kind := us | isKing<<1
+	if isKing != 0 || m.Promotes() {
+		kings = kings&^fromBit | toBit
+	}
+	h := p.Hash ^ zobristBlack ^ zobristKey(kind, from) ^ zobristKey(kind|int(m>>55)&2, to)
+	own = own&^fromBit | toBit
+
+	if captured != 0 {
+		for b := captured &^ kings; b != 0; b &= b - 1 {
+			h ^= zobristKey(them, b.First())
+		}
+		for b := captured & kings; b != 0; b &= b - 1 {
+			h ^= zobristKey(them|2, b.First())
+		}
+		opp &^= captured
+		kings &^= captured
+	}
+	q.Pieces[us&1] = own
+	q.Pieces[them&1] = opp
+	q.Kings = kings
+	q.Hash = h
+	q.Side = Color(them)
+}
+
+// Flip returns the colour-flipped twin of p: the board turned 180 degrees,
+// colours swapped, the other side to move. Every rule is symmetric under
+// this, so p and its twin have the same legal moves (flipped) and perft.
+func (p Position) Flip() Position {
+	q := Position{
+		Pieces: [2]Bitboard{p.Pieces[Black].Flip(), p.Pieces[White].Flip()},
+		Kings:  p.Kings.Flip(),
+		Side:   p.Side.Other(),
+	}
+	q.Hash = q.ComputeHash()
+	return q
+}
+
+// PieceCount returns the number of pieces of colour c.
+func (p *Position) PieceCount(c Color) int { return p.Pieces[c].Count() }
