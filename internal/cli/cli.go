@@ -50,6 +50,7 @@ func init() {
 	commands = []*command{
 		{"perft", "count legal move sequences to a depth", "engine perft --depth N [--divide] [--fen F] [--threads T]", runPerft},
 		{"moves", "list the legal moves of a position", "engine moves [--fen F]", runMoves},
+		{"pdn", "replay the games of a PDN file and adjudicate each", "engine pdn FILE [--variant V for games without GameType]", runPDN},
 		{"version", "print version, commit and Go version", "engine version", runVersion},
 		{"help", "describe the commands", "engine help [command]", runHelp},
 	}
@@ -131,8 +132,14 @@ func newFlags(c *command, env *Env, co *common) *cmdFlags {
 }
 
 // parse parses args, turning flag errors into usage errors, and resolves
-// the variant.
+// the variant. No positional argument is allowed (see parseArgs).
 func parse(fs *cmdFlags, args []string, co *common) (*movegen.Variant, error) {
+	return parseArgs(fs, args, co, 0)
+}
+
+// parseArgs is parse allowing up to maxArgs positional arguments after the
+// flags (fs.Args()).
+func parseArgs(fs *cmdFlags, args []string, co *common, maxArgs int) (*movegen.Variant, error) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.help()
@@ -140,8 +147,8 @@ func parse(fs *cmdFlags, args []string, co *common) (*movegen.Variant, error) {
 		}
 		return nil, usageError{err}
 	}
-	if fs.NArg() > 0 {
-		return nil, usagef("unexpected argument %q", fs.Arg(0))
+	if fs.NArg() > maxArgs {
+		return nil, usagef("unexpected argument %q", fs.Arg(maxArgs))
 	}
 	if _, err := ParseLogLevel(co.logLevel); err != nil {
 		return nil, usageError{err}

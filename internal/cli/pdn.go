@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/riodraughts/rio/internal/game"
+)
+
+func runPDN(_ context.Context, env *Env, args []string) error {
+	var co common
+	fs := newFlags(lookup("pdn"), env, &co)
+	// The file may come before the flags or after them.
+	var file string
+	if len(args) > 0 && (args[0] == "-" || !strings.HasPrefix(args[0], "-")) {
+		file, args = args[0], args[1:]
+	}
+	v, err := parseArgs(fs, args, &co, 1)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() == 1 {
+		if file != "" {
+			return usagef("unexpected argument %q", fs.Arg(0))
+		}
+		file = fs.Arg(0)
+	}
+	if file == "" {
+		return usagef("no PDN file given (engine pdn FILE, - for stdin)")
+	}
+	var r io.Reader = env.Stdin
+	if file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			return usageError{err}
+		}
+		defer f.Close()
+		r = f
+	}
+	games, err := game.ReadPDN(r, v)
+	if err != nil {
+		return usagef("%s: %v", file, err)
+	}
+	broken := 0
+	for _, g := range games {
+		fmt.Fprintln(env.Stdout, pdnLine(g))
+		if g.Err != nil {
+			broken++
+		}
+	}
+	env.Log.Info().Int("games", len(games)).Int("broken", broken).Str("file", file).Msg("pdn replayed")
+	if broken > 0 {
+		return usagef("%d of %d games in %s could not be replayed", broken, len(games), file)
+	}
+	return nil
+}
+
+// pdnLine describes one game: its number and tags, then what the rules
+// make of the final position, or the first problem.
+func pdnLine(g game.PDNGame) string {
+	line := "game=" + strconv.Itoa(g.Number)
+	if g.Game != nil {
+		line += " variant=" + g.Game.Variant.Name
+		for _, tag := range []string{"Event", "Date", "White", "Black"} {
+			if v := g.Game.Tags.Get(tag); v != "" {
+				line += fmt.Sprintf(" %s=%s", lower(tag), strconv.Quote(v))
+			}
+		}
+	}
+	line += " declared=" + g.Declared.PDN()
+	if g.Err != nil {
+		return line + " error=" + strconv.Quote(g.Err.Error())
+	}
+	o := g.Game.Outcome()
+	reason := o.Reason
+	if o.Result == game.Ongoing {
+		reason = "game not finished by the rules"
+	}
+	return line + fmt.Sprintf(" plies=%d result=%s reason=%s", g.Game.Ply(), o.Result.PDN(), strconv.Quote(reason))
+}
+
+func lower(s string) string {
+	b := []byte(s)
+	if len(b) > 0 && b[0] >= 'A' && b[0] <= 'Z' {
+		b[0] += 'a' - 'A'
+	}
+	return string(b)
+}

@@ -1,0 +1,260 @@
+package game
+
+import "github.com/riodraughts/rio/internal/movegen"
+
+// Event is what a move did, for the counters' resets (a bit set).
+type Event uint8
+
+const (
+	// Capture: the move took at least one piece.
+	Capture Event = 1 << iota
+	// ManMove: a man moved (promotions included).
+	ManMove
+	// Promotion: a man became a king.
+	Promotion
+)
+
+// Material is the piece count of a position, the input of the draw rules'
+// conditions.
+type Material struct {
+	Men, Kings [2]int
+}
+
+// MaterialOf counts the pieces of p.
+func MaterialOf(p *movegen.Position) Material {
+	var m Material
+	for c := movegen.White; c <= movegen.Black; c++ {
+		m.Kings[c] = p.KingsOf(c).Count()
+		m.Men[c] = p.Men(c).Count()
+	}
+	return m
+}
+
+// Pieces returns the number of pieces of colour c.
+func (m Material) Pieces(c movegen.Color) int { return m.Men[c] + m.Kings[c] }
+
+// Total returns the number of pieces on the board.
+func (m Material) Total() int { return m.Pieces(movegen.White) + m.Pieces(movegen.Black) }
+
+// loneKing returns the colour that has exactly one piece, a king, while
+// the other side has at least one king; ok is false when there is none.
+func (m Material) loneKing() (weak movegen.Color, ok bool) {
+	for c := movegen.White; c <= movegen.Black; c++ {
+		if m.Kings[c] == 1 && m.Men[c] == 0 && m.Kings[c.Other()] >= 1 {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+// longDiagonal is a1-h8 (STD 29-25-22-18-15-11-8-4; the portuguese rio
+// 1-5-10-14-19-23-28-32 is the same squares on the mirrored board).
+var longDiagonal = func() movegen.Bitboard {
+	var b movegen.Bitboard
+	for _, n := range []int{29, 25, 22, 18, 15, 11, 8, 4} {
+		b |= movegen.STD.Square(n).Bit()
+	}
+	return b
+}()
+
+// CountRule is one automatic move-count draw rule. Its counter runs while
+// Applies holds (from the position where it started to hold, or, when
+// Starts is set, from the first position where Starts also holds); a move
+// with an event in ResetOn sets it back to zero; when it reaches Plies the
+// game is drawn.
+type CountRule struct {
+	// Name says which rule and where it comes from; it is the draw reason.
+	Name  string
+	Plies int
+	// Applies is the rule's condition on the position after each move.
+	Applies func(m Material, p *movegen.Position) bool
+	// Starts, when set, must also hold for the count to begin.
+	Starts  func(m Material, p *movegen.Position) bool
+	ResetOn Event
+}
+
+// DrawRules are a variant's automatic draw rules.
+type DrawRules struct {
+	// Source names the federation rules the table follows.
+	Source string
+	// Repetitions is how many times the same position (same side to move)
+	// must occur for a draw.
+	Repetitions int
+	Count       []CountRule
+}
+
+// fmjd64 are the rules of brazilian and russian: FMJD Section-64 rules
+// 7.2.3-7.2.8 as lidraughts applies them to both (shared/spec/rules.md).
+// A "move" in those rules is one move of each side: 15 moves = 30 plies.
+var fmjd64 = DrawRules{
+	Source:      "FMJD Section-64 rules 7.2.3-7.2.8 (as lidraughts applies them to brazilian and russian)",
+	Repetitions: 3,
+	// The specific rules come first: where two draw at the same ply, the
+	// first names the reason.
+	Count: []CountRule{
+		{
+			Name:  "2 pieces or fewer against a lone king for 5 moves (FMJD-64 7.2.8)",
+			Plies: 10,
+			Applies: func(m Material, _ *movegen.Position) bool {
+				weak, ok := m.loneKing()
+				return ok && m.Pieces(weak.Other()) <= 2
+			},
+		},
+		{
+			Name:  "3 pieces against a lone king on the long diagonal for 5 moves (FMJD-64 7.2.7)",
+			Plies: 10,
+			Applies: func(m Material, p *movegen.Position) bool {
+				weak, ok := m.loneKing()
+				return ok && m.Pieces(weak.Other()) == 3 && p.Pieces[weak]&longDiagonal != 0
+			},
+		},
+		{
+			Name:  "3 or more kings against a lone king for 15 moves (FMJD-64 7.2.4)",
+			Plies: 30,
+			Applies: func(m Material, _ *movegen.Position) bool {
+				weak, ok := m.loneKing()
+				strong := weak.Other()
+				return ok && m.Kings[strong] >= 3 && m.Men[strong] == 0
+			},
+		},
+		{
+			Name:  "balance unchanged for 30 moves with 4-5 pieces (FMJD-64 7.2.6)",
+			Plies: 60,
+			Applies: func(m Material, _ *movegen.Position) bool {
+				return m.Kings[0] > 0 && m.Kings[1] > 0 && m.Total() >= 4 && m.Total() <= 5
+			},
+			ResetOn: Capture | Promotion,
+		},
+		{
+			Name:  "balance unchanged for 60 moves with 6-7 pieces (FMJD-64 7.2.6)",
+			Plies: 120,
+			Applies: func(m Material, _ *movegen.Position) bool {
+				return m.Kings[0] > 0 && m.Kings[1] > 0 && m.Total() >= 6 && m.Total() <= 7
+			},
+			ResetOn: Capture | Promotion,
+		},
+		{
+			Name:  "15 moves with kings only (FMJD-64 7.2.5)",
+			Plies: 30,
+			Applies: func(m Material, _ *movegen.Position) bool {
+				return m.Kings[0] > 0 && m.Kings[1] > 0
+			},
+			ResetOn: Capture | ManMove,
+		},
+	},
+}
+
+// fpd are the rules of portuguese (Federação Portuguesa de Damas).
+var fpd = DrawRules{
+	Source:      "Federação Portuguesa de Damas, rules of Damas Clássicas",
+	Repetitions: 3,
+	Count: []CountRule{
+		{
+			Name:    "20 moves without a man move or a capture (FPD)",
+			Plies:   40,
+			Applies: func(Material, *movegen.Position) bool { return true },
+			ResetOn: Capture | ManMove,
+		},
+		{
+			Name:  "3 kings against 1 king not won within 12 moves of a king on the rio (FPD)",
+			Plies: 24,
+			Applies: func(m Material, _ *movegen.Position) bool {
+				return m.Men == [2]int{} && (m.Kings == [2]int{3, 1} || m.Kings == [2]int{1, 3})
+			},
+			Starts: func(m Material, p *movegen.Position) bool {
+				strong := movegen.White
+				if m.Kings[movegen.Black] == 3 {
+					strong = movegen.Black
+				}
+				return p.KingsOf(strong)&longDiagonal != 0
+			},
+		},
+	},
+}
+
+// RulesOf returns the draw rules of v.
+func RulesOf(v *movegen.Variant) *DrawRules {
+	if v == movegen.Portuguese {
+		return &fpd
+	}
+	return &fmjd64
+}
+
+// maxRules bounds the rules of one table (Counters holds one slot each).
+const maxRules = 8
+
+// Counters holds one counter per rule of a table: plies counted, or
+// notCounting. It is a small value: the search keeps one per ply.
+type Counters [maxRules]int16
+
+const notCounting = -1
+
+// startCounters returns the counters for a game starting at p.
+func (r *DrawRules) startCounters(p *movegen.Position) Counters {
+	var c Counters
+	m := MaterialOf(p)
+	for i := range c {
+		c[i] = notCounting
+		if i < len(r.Count) && r.holds(&r.Count[i], m, p) {
+			c[i] = 0
+		}
+	}
+	return c
+}
+
+func (r *DrawRules) holds(rule *CountRule, m Material, p *movegen.Position) bool {
+	return rule.Applies(m, p) && (rule.Starts == nil || rule.Starts(m, p))
+}
+
+// EventOf returns what the legal move mv does in p.
+func EventOf(p *movegen.Position, mv movegen.Move) Event {
+	var e Event
+	if mv.IsCapture() {
+		e |= Capture
+	}
+	if !p.Kings.Has(mv.From()) {
+		e |= ManMove
+		if mv.Promotes() {
+			e |= Promotion
+		}
+	}
+	return e
+}
+
+// Advance returns the counters after a move with event e that led to
+// next, and the first rule (index) that draws there, or -1.
+func (r *DrawRules) Advance(c Counters, e Event, next *movegen.Position) (Counters, int) {
+	m := MaterialOf(next)
+	drawn := -1
+	for i := range r.Count {
+		rule := &r.Count[i]
+		switch {
+		case !rule.Applies(m, next):
+			c[i] = notCounting
+		case c[i] == notCounting || e&rule.ResetOn != 0:
+			c[i] = notCounting
+			if rule.Starts == nil || rule.Starts(m, next) {
+				c[i] = 0
+			}
+		default:
+			c[i]++
+		}
+		if c[i] >= int16(rule.Plies) && drawn < 0 {
+			drawn = i
+		}
+	}
+	return c, drawn
+}
+
+// PliesLeft returns how many plies can still be played before the nearest
+// move-count draw (a large number when no rule is counting). The search
+// uses it to see a draw coming.
+func (r *DrawRules) PliesLeft(c Counters) int {
+	left := 1 << 20
+	for i := range r.Count {
+		if c[i] != notCounting {
+			left = min(left, r.Count[i].Plies-int(c[i]))
+		}
+	}
+	return left
+}
