@@ -118,7 +118,7 @@ func TestParseMoveForms(t *testing.T) {
 		{Russian, "W:W22,28,K32:B11,18,24,27", "28x19", "28x19x24", ""},
 		{Russian, "W:W22,28,K32:B11,18,24,27", "28:19", "28x19x24", ""},
 		{Russian, "W:W22,28,K32:B11,18,24,27", "22x8x18x11", "22x8x11x18", ""}, // captured in any order
-		{Russian, "W:W22,28,K32:B11,18,24,27", "22x15x8", "22x8x11x18", ""},   // PDN path
+		{Russian, "W:W22,28,K32:B11,18,24,27", "22x15x8", "22x8x11x18", ""},    // PDN path
 		{Russian, "W:W22,28,K32:B11,18,24,27", "32x14", "32x14x18x27", ""},
 		{Russian, "W:W22,28,K32:B11,18,24,27", "g1xe5", "", "illegal move"},
 		// A king's loop: three moves end on 26; the short form is ambiguous.
