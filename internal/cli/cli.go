@@ -51,6 +51,9 @@ func init() {
 		{"perft", "count legal move sequences to a depth", "engine perft --depth N [--divide] [--fen F] [--threads T]", runPerft},
 		{"moves", "list the legal moves of a position", "engine moves [--fen F]", runMoves},
 		{"pdn", "replay the games of a PDN file and adjudicate each", "engine pdn FILE [--variant V for games without GameType]", runPDN},
+		{"analyze", "search a position (or every position of a file) and print the best move",
+			"engine analyze [--fen F] [--moves \"...\"] [--depth N | --movetime S | --nodes N] [--multipv K] [--threads T] [--hash MB] [--json] [--file F [--shard i/n]]", runAnalyze},
+		{"bench", "search the built-in positions; the last line is the build's signature", "engine bench [--depth N] [--threads T] [--hash MB]", runBench},
 		{"version", "print version, commit and Go version", "engine version", runVersion},
 		{"help", "describe the commands", "engine help [command]", runHelp},
 	}

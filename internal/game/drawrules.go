@@ -71,6 +71,9 @@ type CountRule struct {
 	// Starts, when set, must also hold for the count to begin.
 	Starts  func(m Material, p *movegen.Position) bool
 	ResetOn Event
+	// NeedsKings says the rule can only apply while some king is on the
+	// board: positions without kings skip it at once (most of a search).
+	NeedsKings bool
 }
 
 // DrawRules are a variant's automatic draw rules.
@@ -99,6 +102,7 @@ var fmjd64 = DrawRules{
 				weak, ok := m.loneKing()
 				return ok && m.Pieces(weak.Other()) <= 2
 			},
+			NeedsKings: true,
 		},
 		{
 			Name:  "3 pieces against a lone king on the long diagonal for 5 moves (FMJD-64 7.2.7)",
@@ -107,6 +111,7 @@ var fmjd64 = DrawRules{
 				weak, ok := m.loneKing()
 				return ok && m.Pieces(weak.Other()) == 3 && p.Pieces[weak]&longDiagonal != 0
 			},
+			NeedsKings: true,
 		},
 		{
 			Name:  "3 or more kings against a lone king for 15 moves (FMJD-64 7.2.4)",
@@ -116,6 +121,7 @@ var fmjd64 = DrawRules{
 				strong := weak.Other()
 				return ok && m.Kings[strong] >= 3 && m.Men[strong] == 0
 			},
+			NeedsKings: true,
 		},
 		{
 			Name:  "balance unchanged for 30 moves with 4-5 pieces (FMJD-64 7.2.6)",
@@ -123,7 +129,8 @@ var fmjd64 = DrawRules{
 			Applies: func(m Material, _ *movegen.Position) bool {
 				return m.Kings[0] > 0 && m.Kings[1] > 0 && m.Total() >= 4 && m.Total() <= 5
 			},
-			ResetOn: Capture | Promotion,
+			ResetOn:    Capture | Promotion,
+			NeedsKings: true,
 		},
 		{
 			Name:  "balance unchanged for 60 moves with 6-7 pieces (FMJD-64 7.2.6)",
@@ -131,7 +138,8 @@ var fmjd64 = DrawRules{
 			Applies: func(m Material, _ *movegen.Position) bool {
 				return m.Kings[0] > 0 && m.Kings[1] > 0 && m.Total() >= 6 && m.Total() <= 7
 			},
-			ResetOn: Capture | Promotion,
+			ResetOn:    Capture | Promotion,
+			NeedsKings: true,
 		},
 		{
 			Name:  "15 moves with kings only (FMJD-64 7.2.5)",
@@ -139,7 +147,8 @@ var fmjd64 = DrawRules{
 			Applies: func(m Material, _ *movegen.Position) bool {
 				return m.Kings[0] > 0 && m.Kings[1] > 0
 			},
-			ResetOn: Capture | ManMove,
+			ResetOn:    Capture | ManMove,
+			NeedsKings: true,
 		},
 	},
 }
@@ -168,6 +177,7 @@ var fpd = DrawRules{
 				}
 				return p.KingsOf(strong)&longDiagonal != 0
 			},
+			NeedsKings: true,
 		},
 	},
 }
@@ -224,10 +234,20 @@ func EventOf(p *movegen.Position, mv movegen.Move) Event {
 // Advance returns the counters after a move with event e that led to
 // next, and the first rule (index) that draws there, or -1.
 func (r *DrawRules) Advance(c Counters, e Event, next *movegen.Position) (Counters, int) {
-	m := MaterialOf(next)
+	var m Material
+	if next.Kings != 0 {
+		m = MaterialOf(next)
+	}
 	drawn := -1
 	for i := range r.Count {
 		rule := &r.Count[i]
+		if rule.NeedsKings && next.Kings == 0 {
+			c[i] = notCounting
+			continue
+		}
+		if next.Kings == 0 && m == (Material{}) {
+			m = MaterialOf(next)
+		}
 		switch {
 		case !rule.Applies(m, next):
 			c[i] = notCounting

@@ -1,0 +1,192 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/riodraughts/rio/internal/game"
+	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/search"
+	"github.com/riodraughts/rio/internal/tt"
+)
+
+// defaultDepth is the limit of analyze when none is given.
+const defaultDepth = 12
+
+// searchFlags are the flags of the commands that search.
+type searchFlags struct {
+	depth    int
+	movetime float64
+	nodes    int64
+	threads  int
+	hash     int
+}
+
+func addSearchFlags(fs *cmdFlags, sf *searchFlags) {
+	fs.IntVar(&sf.depth, "depth", 0, fmt.Sprintf("search to this depth (default %d when no limit is given)", defaultDepth))
+	fs.Float64Var(&sf.movetime, "movetime", 0, "search this many seconds")
+	fs.Int64Var(&sf.nodes, "nodes", 0, "search this many nodes")
+	fs.IntVar(&sf.threads, "threads", 1, "search threads")
+	fs.IntVar(&sf.hash, "hash", 64, fmt.Sprintf("transposition table size in MiB (%d-%d)", tt.MinMiB, tt.MaxMiB))
+}
+
+// limits checks the search flags and returns the limits they give.
+func (sf *searchFlags) limits() (search.Limits, error) {
+	switch {
+	case sf.depth < 0 || sf.depth > search.MaxPly-10:
+		return search.Limits{}, usagef("--depth %d out of range 1-%d", sf.depth, search.MaxPly-10)
+	case sf.movetime < 0 || sf.movetime > 1e6:
+		return search.Limits{}, usagef("--movetime %g out of range", sf.movetime)
+	case sf.nodes < 0:
+		return search.Limits{}, usagef("--nodes %d is negative", sf.nodes)
+	case sf.threads < 1 || sf.threads > maxThreads():
+		return search.Limits{}, usagef("--threads %d out of range 1-%d", sf.threads, maxThreads())
+	case sf.hash < tt.MinMiB || sf.hash > tt.MaxMiB:
+		return search.Limits{}, usagef("--hash %d out of range %d-%d", sf.hash, tt.MinMiB, tt.MaxMiB)
+	}
+	lim := search.Limits{Depth: sf.depth, Nodes: sf.nodes, MoveTime: time.Duration(sf.movetime * float64(time.Second))}
+	if lim.Depth == 0 && lim.Nodes == 0 && lim.MoveTime == 0 {
+		lim.Depth = defaultDepth
+	}
+	return lim, nil
+}
+
+func runAnalyze(ctx context.Context, env *Env, args []string) error {
+	var co common
+	var sf searchFlags
+	fs := newFlags(lookup("analyze"), env, &co)
+	addSearchFlags(fs, &sf)
+	fen := fs.String("fen", "startpos", "position: PDN FEN, Hub string or startpos")
+	moves := fs.String("moves", "", "moves played from the position, separated by spaces")
+	multipv := fs.Int("multipv", 1, "number of best lines to show")
+	jsonOut := fs.Bool("json", false, "print JSON objects instead of text")
+	file := fs.String("file", "", "analyse every position of this file (positions one per line, or PDN games); JSON lines out")
+	shard := fs.String("shard", "", "with --file: take only shard i of n (i/n, 1 <= i <= n)")
+	v, err := parse(fs, args, &co)
+	if err != nil {
+		return err
+	}
+	lim, err := sf.limits()
+	if err != nil {
+		return err
+	}
+	if *multipv < 1 || *multipv > movegen.MaxMoves {
+		return usagef("--multipv %d out of range 1-%d", *multipv, movegen.MaxMoves)
+	}
+	opt := search.Options{Threads: sf.threads, MultiPV: *multipv, Analysis: true}
+	engine := search.NewEngine(sf.hash, env.Log)
+	if *file != "" {
+		return analyzeFile(ctx, env, v, engine, *file, *shard, lim, opt)
+	}
+	if *shard != "" {
+		return usagef("--shard needs --file")
+	}
+	g, err := startGame(v, *fen, *moves)
+	if err != nil {
+		return err
+	}
+	out := &analyzeOutput{w: env.Stdout, v: v, json: *jsonOut, multipv: *multipv > 1}
+	res := engine.Run(ctx, g, lim, opt, out.info)
+	out.final(res)
+	return nil
+}
+
+// startGame sets up the position and plays moves on it.
+func startGame(v *movegen.Variant, fen, moves string) (*game.Game, error) {
+	p, err := v.ParsePosition(fen)
+	if err != nil {
+		return nil, usagef("--fen: %v", err)
+	}
+	g := game.New(v, p)
+	for i, m := range strings.Fields(moves) {
+		if _, err := g.PlayText(m); err != nil {
+			return nil, usagef("--moves: move %d (%s): %v", i+1, m, err)
+		}
+	}
+	return g, nil
+}
+
+// FormatScore writes a score in men with two decimals, as Hub does; a win
+// in n plies is (10000-n)/100.
+func FormatScore(score int) string {
+	return strconv.FormatFloat(float64(score)/100, 'f', 2, 64)
+}
+
+// analyzeOutput prints the progress and the result of one search.
+type analyzeOutput struct {
+	w       io.Writer
+	v       *movegen.Variant
+	json    bool
+	multipv bool
+}
+
+type jsonInfo struct {
+	Depth     int      `json:"depth"`
+	MultiPV   int      `json:"multipv,omitempty"`
+	MeanDepth float64  `json:"mean_depth"`
+	Score     float64  `json:"score"`
+	Nodes     int64    `json:"nodes"`
+	Time      float64  `json:"time"`
+	NPS       float64  `json:"nps"`
+	Hashfull  int      `json:"hashfull"`
+	PV        []string `json:"pv"`
+}
+
+func (o *analyzeOutput) info(i search.Info) {
+	pv := make([]string, len(i.PV))
+	for k, m := range i.PV {
+		pv[k] = o.v.FormatMove(m)
+	}
+	if o.json {
+		ji := jsonInfo{Depth: i.Depth, MeanDepth: round2(i.MeanDepth), Score: float64(i.Score) / 100,
+			Nodes: i.Nodes, Time: round3(i.Time.Seconds()), NPS: round2(i.NPS() / 1e6), Hashfull: i.Hashfull, PV: pv}
+		if o.multipv {
+			ji.MultiPV = i.Line
+		}
+		writeJSON(o.w, ji)
+		return
+	}
+	line := fmt.Sprintf("info depth=%d", i.Depth)
+	if o.multipv {
+		line += fmt.Sprintf(" multipv=%d", i.Line)
+	}
+	fmt.Fprintf(o.w, "%s mean-depth=%.2f score=%s nodes=%d time=%.3f nps=%.2f pv=%q\n",
+		line, i.MeanDepth, FormatScore(i.Score), i.Nodes, i.Time.Seconds(), i.NPS()/1e6, strings.Join(pv, " "))
+}
+
+func (o *analyzeOutput) final(r search.Result) {
+	best, ponder := "", ""
+	if r.Move != movegen.NoMove {
+		best = o.v.FormatMove(r.Move)
+	}
+	if r.Ponder != movegen.NoMove {
+		ponder = o.v.FormatMove(r.Ponder)
+	}
+	if o.json {
+		writeJSON(o.w, map[string]any{"bestmove": best, "ponder": ponder, "score": float64(r.Score) / 100,
+			"depth": r.Depth, "nodes": r.Nodes, "time": round3(r.Time.Seconds())})
+		return
+	}
+	if best == "" {
+		fmt.Fprintln(o.w, "bestmove none")
+		return
+	}
+	if ponder != "" {
+		fmt.Fprintf(o.w, "bestmove %s ponder %s\n", best, ponder)
+		return
+	}
+	fmt.Fprintf(o.w, "bestmove %s\n", best)
+}
+
+func writeJSON(w io.Writer, v any) {
+	b, _ := json.Marshal(v)
+	w.Write(append(b, '\n'))
+}
+
+func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
+func round3(x float64) float64 { return float64(int64(x*1000+0.5)) / 1000 }

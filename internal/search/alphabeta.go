@@ -1,0 +1,194 @@
+package search
+
+import (
+	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/tt"
+)
+
+// alphaBeta is the principal-variation search of one node at ply, depth
+// plies from the horizon, window (alpha, beta).
+func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
+	if depth <= 0 {
+		return w.quiesce(ply, alpha, beta, 0)
+	}
+	f := &w.stack[ply]
+	f.pvLen = 0
+	w.countNode()
+	if w.abort {
+		return 0
+	}
+	pos := &f.pos
+	pvNode := beta-alpha > 1
+
+	// A repetition on the path or with the game is a draw (a position seen
+	// once already will be seen again if the search likes it).
+	if w.hist.Repetitions() > 0 {
+		return 0
+	}
+	// Mate distance: nothing here beats a win already found nearer.
+	alpha = max(alpha, -tt.Win+ply)
+	beta = min(beta, tt.Win-ply-1)
+	if alpha >= beta {
+		return alpha
+	}
+	if ply >= MaxPly-1 {
+		return w.eval(w.v, pos)
+	}
+
+	var ttKey uint32
+	if e, ok := w.table.Probe(pos.Hash); ok {
+		ttKey = e.Move
+		if !pvNode && e.Depth >= depth && !f.drawn {
+			score := tt.FromTT(e.Score, ply)
+			switch {
+			case e.Bound == tt.Exact,
+				e.Bound == tt.Lower && score >= beta,
+				e.Bound == tt.Upper && score <= alpha:
+				return score
+			}
+		}
+	}
+
+	moves := w.v.Generate(pos, f.moves[:0])
+	if len(moves) == 0 {
+		return -tt.Win + ply // no legal move: lost
+	}
+	if f.drawn {
+		return 0 // a move-count rule
+	}
+	ext := 0
+	if w.feat.SingleReply && len(moves) == 1 && ply < 2*w.s.depthLimit {
+		ext = 1
+	}
+	w.orderMoves(ply, moves, ttKey)
+
+	best, bestMove := -infinity, movegen.NoMove
+	origAlpha := alpha
+	for i := range moves {
+		w.pick(ply, moves, i)
+		m := moves[i]
+		w.makeMove(ply, m)
+		newDepth := depth - 1 + ext
+		var score int
+		if i == 0 {
+			score = -w.alphaBeta(ply+1, newDepth, -beta, -alpha)
+		} else {
+			r := 0
+			if w.feat.LMR && depth >= 3 && i >= 3 && ext == 0 && !m.IsCapture() &&
+				m != f.killers[0] && m != f.killers[1] {
+				r = 1
+				if i >= 8 && depth >= 6 {
+					r = 2
+				}
+			}
+			score = -w.alphaBeta(ply+1, newDepth-r, -alpha-1, -alpha)
+			if score > alpha && r > 0 && !w.abort {
+				score = -w.alphaBeta(ply+1, newDepth, -alpha-1, -alpha)
+			}
+			if score > alpha && score < beta && !w.abort {
+				score = -w.alphaBeta(ply+1, newDepth, -beta, -alpha)
+			}
+		}
+		w.unmakeMove()
+		if w.abort {
+			return 0
+		}
+		if score > best {
+			best, bestMove = score, m
+			if score > alpha {
+				alpha = score
+				w.updatePV(ply, m)
+				if score >= beta {
+					if !m.IsCapture() {
+						w.rewardQuiet(ply, pos.Side, m, depth)
+					}
+					break
+				}
+			}
+		}
+	}
+	bound := tt.Upper
+	switch {
+	case best >= beta:
+		bound = tt.Lower
+	case best > origAlpha:
+		bound = tt.Exact
+	}
+	w.table.Store(pos.Hash, tt.MoveKey(bestMove), tt.ToTT(best, ply), depth, bound)
+	return best
+}
+
+// updatePV makes m followed by the child's line the line of ply.
+func (w *worker) updatePV(ply int, m movegen.Move) {
+	f, child := &w.stack[ply], &w.stack[ply+1]
+	f.pv[0] = m
+	n := copy(f.pv[1:], child.pv[:child.pvLen])
+	f.pvLen = n + 1
+}
+
+// quiesce resolves the position at the horizon: pending captures are
+// played out (they are forced, so there is no standing pat), and when the
+// opponent threatens a capture the quiet moves are searched once more.
+func (w *worker) quiesce(ply, alpha, beta, qply int) int {
+	f := &w.stack[ply]
+	f.pvLen = 0
+	w.countNode()
+	if w.abort {
+		return 0
+	}
+	pos := &f.pos
+	w.selDepth = max(w.selDepth, ply)
+	if ply >= MaxPly-1 {
+		return w.eval(w.v, pos)
+	}
+	if w.v.HasCapture(pos) {
+		moves := w.v.Generate(pos, f.moves[:0])
+		return w.searchMoves(ply, moves, alpha, beta, qply, -infinity)
+	}
+	if w.v.CountMoves(pos, f.moves[:0]) == 0 {
+		return -tt.Win + ply
+	}
+	w.leaves++
+	w.leafPlies += int64(ply)
+	stand := w.eval(w.v, pos)
+	if f.drawn {
+		stand = 0
+	}
+	if w.feat.ThreatSearch && qply == 0 && !f.drawn && w.threatened(pos) {
+		moves := w.v.Generate(pos, f.moves[:0])
+		return w.searchMoves(ply, moves, alpha, beta, qply+1, -infinity)
+	}
+	return stand
+}
+
+// searchMoves is quiescence's loop over moves.
+func (w *worker) searchMoves(ply int, moves []movegen.Move, alpha, beta, qply, best int) int {
+	w.orderMoves(ply, moves, 0)
+	for i := range moves {
+		w.pick(ply, moves, i)
+		w.makeMove(ply, moves[i])
+		score := -w.quiesce(ply+1, -beta, -alpha, qply)
+		w.unmakeMove()
+		if w.abort {
+			return 0
+		}
+		if score > best {
+			best = score
+			if score > alpha {
+				alpha = score
+				w.updatePV(ply, moves[i])
+				if score >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+// threatened reports whether the opponent could capture if it were to move.
+func (w *worker) threatened(pos *movegen.Position) bool {
+	q := *pos
+	q.Side = q.Side.Other()
+	return w.v.HasCapture(&q)
+}

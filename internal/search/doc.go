@@ -1,0 +1,21 @@
+// Package search finds the best move: iterative deepening over a
+// principal-variation (negamax alpha-beta) search with aspiration windows,
+// a quiescence search that plays out every pending capture (captures are
+// forced in draughts) and looks one ply further when the opponent
+// threatens one, transposition-table cutoffs, move ordering (table move,
+// then killers and history), late-move reductions with re-search, and a
+// single-reply extension.
+//
+// Draws come from the game record's rules: repetitions through a
+// game.History and the move-count rules through game.Counters carried per
+// ply. Scores are in hundredths of a man from the side to move; a forced
+// win in n plies is tt.Win-n.
+//
+// Parallel search is lazy SMP: Threads goroutines under an errgroup run the
+// same iterative deepening, sharing only the transposition table; each has
+// its own stacks, killers and history, and helpers start at staggered
+// depths so they fill the table ahead of the main thread. Threads stop on
+// an atomic flag polled every few thousand nodes. With one thread a search
+// limited by depth or nodes visits the same nodes and returns the same move
+// every run.
+package search

@@ -1,0 +1,80 @@
+package search
+
+import (
+	"fmt"
+	"time"
+)
+
+// Limits say when a search stops. Zero fields are no limit; with none at
+// all the search runs until stopped (infinite).
+type Limits struct {
+	Depth    int
+	Nodes    int64
+	MoveTime time.Duration
+	// Clock: time left (Time) for this side, the increment credited before
+	// each move (Inc), and moves to the next time control (MovesToGo, 0 for
+	// the whole game). Used when HasClock is set.
+	HasClock  bool
+	Time, Inc time.Duration
+	MovesToGo int
+	// Infinite searches until Stop, whatever else is set.
+	Infinite bool
+}
+
+func (l Limits) String() string {
+	s := ""
+	if l.Depth > 0 {
+		s += fmt.Sprintf(" depth=%d", l.Depth)
+	}
+	if l.Nodes > 0 {
+		s += fmt.Sprintf(" nodes=%d", l.Nodes)
+	}
+	if l.MoveTime > 0 {
+		s += fmt.Sprintf(" move-time=%v", l.MoveTime)
+	}
+	if l.HasClock {
+		s += fmt.Sprintf(" time=%v inc=%v moves=%d", l.Time, l.Inc, l.MovesToGo)
+	}
+	if l.Infinite || s == "" {
+		s += " infinite"
+	}
+	return s[1:]
+}
+
+// Safety is the time kept back from every clock and move-time budget for
+// the engine's own overhead and the host's (process scheduling, pipes).
+const Safety = 30 * time.Millisecond
+
+// budget turns limits into a soft limit (do not start another iteration
+// after it; stop early when the best move is clear) and a hard limit (stop
+// at once). Zero means none.
+func (l Limits) budget() (soft, hard time.Duration) {
+	switch {
+	case l.Infinite:
+		return 0, 0
+	case l.MoveTime > 0:
+		hard = max(l.MoveTime-Safety, l.MoveTime/2, time.Millisecond)
+		return hard, hard
+	case l.HasClock:
+		// The increment is credited before the move: T + I is usable.
+		left := l.Time + l.Inc - Safety
+		if left < time.Millisecond {
+			left = time.Millisecond
+		}
+		moves := 22 // expected moves still to play in sudden death
+		if l.MovesToGo > 0 {
+			moves = min(l.MovesToGo, moves)
+		}
+		soft = left / time.Duration(moves+1)
+		if l.Inc > 0 {
+			soft += l.Inc * 3 / 4
+		}
+		soft = min(soft, left/2)
+		hard = min(soft*4, left*2/3)
+		if l.MovesToGo == 1 {
+			hard = left * 9 / 10
+		}
+		return max(soft, time.Millisecond), max(hard, time.Millisecond)
+	}
+	return 0, 0
+}

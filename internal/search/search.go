@@ -1,0 +1,246 @@
+package search
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/riodraughts/rio/internal/eval"
+	"github.com/riodraughts/rio/internal/game"
+	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/tt"
+	"github.com/rs/zerolog"
+	"golang.org/x/sync/errgroup"
+)
+
+// MaxPly bounds the search depth from the root.
+const MaxPly = 120
+
+// Options configure one search.
+type Options struct {
+	Threads int
+	// MultiPV is the number of best lines to search and report (1 by
+	// default).
+	MultiPV int
+	// Analysis: search even a single legal move, and never stop early
+	// because the best move stands out.
+	Analysis bool
+}
+
+// Info reports one line of a completed iteration, or progress during a
+// long one.
+type Info struct {
+	Depth     int
+	SelDepth  int
+	MeanDepth float64
+	// Line is the 1-based multi-PV line this info is about.
+	Line     int
+	Score    int
+	Nodes    int64
+	Time     time.Duration
+	PV       []movegen.Move
+	Hashfull int
+}
+
+// NPS returns the speed in nodes per second.
+func (i Info) NPS() float64 {
+	if i.Time <= 0 {
+		return 0
+	}
+	return float64(i.Nodes) / i.Time.Seconds()
+}
+
+// Result is what a finished search returns. Move is NoMove only when the
+// side to move has no legal move.
+type Result struct {
+	Move, Ponder movegen.Move
+	Score        int
+	Depth        int
+	Nodes        int64
+	Time         time.Duration
+	PV           []movegen.Move
+}
+
+// Features switch parts of the search on or off, so that self-play can
+// measure what each is worth. Default has everything that proved itself.
+type Features struct {
+	LMR          bool
+	SingleReply  bool
+	ThreatSearch bool
+	Aspiration   bool
+}
+
+// DefaultFeatures are the search parts in use.
+var DefaultFeatures = Features{LMR: true, SingleReply: true, ThreatSearch: true, Aspiration: true}
+
+// Engine holds what outlives one search: the transposition table.
+type Engine struct {
+	TT       *tt.Table
+	Log      zerolog.Logger
+	Features Features
+	// Eval scores positions (eval.Evaluate unless a test replaces it).
+	Eval func(v *movegen.Variant, p *movegen.Position) int
+}
+
+// NewEngine returns an engine with a table of hashMiB mebibytes.
+func NewEngine(hashMiB int, log zerolog.Logger) *Engine {
+	return &Engine{TT: tt.New(hashMiB), Log: log, Features: DefaultFeatures, Eval: eval.Evaluate}
+}
+
+// Search is one running search.
+type Search struct {
+	e      *Engine
+	v      *movegen.Variant
+	game   *game.Game
+	opt    Options
+	onInfo func(Info)
+	start  time.Time
+
+	stop atomic.Bool
+	// softNs and hardNs are the time limits in nanoseconds from start
+	// (0: none); PonderHit changes them while the search runs.
+	softNs, hardNs atomic.Int64
+	nodeLimit      int64
+	depthLimit     int
+
+	workers []*worker
+	done    chan struct{}
+	result  Result
+	once    sync.Once
+}
+
+// Start begins searching the current position of g (which must not change
+// until Wait returns) and returns at once. onInfo, if set, is called from
+// the search's main goroutine.
+func (e *Engine) Start(ctx context.Context, g *game.Game, lim Limits, opt Options, onInfo func(Info)) *Search {
+	s := &Search{
+		e: e, v: g.Variant, game: g, opt: opt, onInfo: onInfo,
+		start: time.Now(), done: make(chan struct{}),
+		nodeLimit: lim.Nodes, depthLimit: lim.Depth,
+	}
+	s.opt.Threads = max(s.opt.Threads, 1)
+	s.opt.MultiPV = max(s.opt.MultiPV, 1)
+	if s.depthLimit <= 0 || s.depthLimit > MaxPly-10 {
+		s.depthLimit = MaxPly - 10
+	}
+	s.setLimits(lim, 0)
+	e.TT.NewSearch()
+	for i := range s.opt.Threads {
+		s.workers = append(s.workers, newWorker(s, i))
+	}
+	go s.run(ctx)
+	return s
+}
+
+// setLimits sets the time limits, counted from offset after the start.
+func (s *Search) setLimits(lim Limits, offset time.Duration) {
+	soft, hard := lim.budget()
+	if soft > 0 {
+		soft += offset
+	}
+	if hard > 0 {
+		hard += offset
+	}
+	s.softNs.Store(int64(soft))
+	s.hardNs.Store(int64(hard))
+}
+
+// PonderHit switches a ponder search (started with Infinite) to lim,
+// counting time from now.
+func (s *Search) PonderHit(lim Limits) {
+	lim.Infinite = false
+	s.setLimits(lim, time.Since(s.start))
+	if lim.Nodes > 0 {
+		atomic.StoreInt64(&s.nodeLimit, lim.Nodes)
+	}
+}
+
+// Stop asks the search to finish as soon as possible.
+func (s *Search) Stop() { s.stop.Store(true) }
+
+// Done is closed when the search has finished.
+func (s *Search) Done() <-chan struct{} { return s.done }
+
+// Wait waits for the search to finish and returns its result.
+func (s *Search) Wait() Result {
+	<-s.done
+	return s.result
+}
+
+// Run searches and waits: Start then Wait.
+func (e *Engine) Run(ctx context.Context, g *game.Game, lim Limits, opt Options, onInfo func(Info)) Result {
+	return e.Start(ctx, g, lim, opt, onInfo).Wait()
+}
+
+func (s *Search) run(ctx context.Context) {
+	defer close(s.done)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() { // a cancelled context stops the search
+		<-ctx.Done()
+		s.stop.Store(true)
+	}()
+
+	root := s.game.Position()
+	var buf [movegen.MaxMoves]movegen.Move
+	legal := s.v.Generate(&root, buf[:0])
+	switch {
+	case len(legal) == 0:
+		s.result = Result{Score: -tt.Win, Time: time.Since(s.start)}
+		return
+	case len(legal) == 1 && !s.opt.Analysis:
+		// Nothing to choose; a short search still finds a ponder move.
+		s.depthLimit = min(s.depthLimit, 4)
+	}
+
+	g, _ := errgroup.WithContext(ctx)
+	g.SetLimit(len(s.workers))
+	for _, w := range s.workers {
+		g.Go(func() error {
+			w.iterate()
+			if w.id == 0 {
+				s.stop.Store(true) // the main thread decides when all stop
+			}
+			return nil
+		})
+	}
+	g.Wait()
+	s.result = s.workers[0].result(legal)
+	s.result.Nodes = s.nodes()
+	s.result.Time = time.Since(s.start)
+}
+
+// nodes returns the nodes searched by all threads so far, as published
+// at their last poll.
+func (s *Search) nodes() int64 {
+	var n int64
+	for _, w := range s.workers {
+		n += w.nodesPublished.Load()
+	}
+	return n
+}
+
+// nodesSeenBy is nodes with the exact count of the calling thread w.
+func (s *Search) nodesSeenBy(w *worker) int64 {
+	return s.nodes() - w.nodesPublished.Load() + w.nodes
+}
+
+// elapsed returns the time since the search started.
+func (s *Search) elapsed() time.Duration { return time.Since(s.start) }
+
+// report sends an info for each line of the main thread's last iteration.
+func (s *Search) report(w *worker, depth int) {
+	if s.onInfo == nil {
+		return
+	}
+	el := s.elapsed()
+	for i, rm := range w.rootLines() {
+		s.onInfo(Info{
+			Depth: depth, SelDepth: w.selDepth, MeanDepth: w.meanDepth(),
+			Line: i + 1, Score: rm.score, Nodes: s.nodesSeenBy(w), Time: el,
+			PV: slices.Clone(rm.pv), Hashfull: s.e.TT.Hashfull(),
+		})
+	}
+}

@@ -1,0 +1,335 @@
+package search
+
+import (
+	"slices"
+	"sync/atomic"
+
+	"github.com/riodraughts/rio/internal/game"
+	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/tt"
+)
+
+const (
+	infinity = tt.Win + 1
+	// pollMask: a thread looks at the clock, the node limit and the stop
+	// flag every pollMask+1 nodes.
+	pollMask = 2047
+)
+
+// frame is one ply of a thread's search stack.
+type frame struct {
+	pos      movegen.Position
+	counters game.Counters
+	drawn    bool // a move-count rule draws here
+	moves    [movegen.MaxMoves]movegen.Move
+	order    [movegen.MaxMoves]int32
+	killers  [2]movegen.Move
+	pv       [MaxPly]movegen.Move
+	pvLen    int
+}
+
+// rootMove is a legal move at the root with its last score and line.
+type rootMove struct {
+	move  movegen.Move
+	score int
+	pv    []movegen.Move
+}
+
+// worker is one search thread; nothing in it is shared but the table.
+type worker struct {
+	s     *Search
+	id    int
+	v     *movegen.Variant
+	rules *game.DrawRules
+	table *tt.Table
+	feat  Features
+	eval  func(*movegen.Variant, *movegen.Position) int
+	hist  *game.History
+	stack []frame
+
+	// history[side][from][to] counts cutoffs by quiet moves.
+	history [2][64][64]int32
+
+	nodes          int64
+	nodesPublished atomic.Int64
+	abort          bool
+	selDepth       int
+	leafPlies      int64
+	leaves         int64
+
+	root      []rootMove
+	completed int // depth of the last completed iteration
+	// partial is a better first line found by an interrupted iteration.
+	partial *rootMove
+}
+
+func newWorker(s *Search, id int) *worker {
+	g := s.game
+	w := &worker{
+		s: s, id: id, v: g.Variant, rules: g.Rules(), table: s.e.TT,
+		feat: s.e.Features, eval: s.e.Eval,
+		hist:  g.History(MaxPly + 2),
+		stack: make([]frame, MaxPly+2),
+	}
+	w.stack[0].pos = g.Position()
+	w.stack[0].counters = g.Counters()
+	return w
+}
+
+// initRoot lists the root moves, the table's move first.
+func (w *worker) initRoot() {
+	f := &w.stack[0]
+	moves := w.v.Generate(&f.pos, f.moves[:0])
+	w.orderMoves(0, moves, w.ttMove(&f.pos))
+	w.root = w.root[:0]
+	for i := range moves {
+		w.pick(0, moves, i)
+		w.root = append(w.root, rootMove{move: moves[i], score: -infinity})
+	}
+	// Helpers search the root moves in a different order, so that they
+	// explore and fill the table where the main thread is not.
+	if w.id > 0 && len(w.root) > 1 {
+		k := w.id % len(w.root)
+		w.root = append(w.root[k:], w.root[:k]...)
+	}
+}
+
+func (w *worker) ttMove(p *movegen.Position) uint32 {
+	if e, ok := w.table.Probe(p.Hash); ok {
+		return e.Move
+	}
+	return 0
+}
+
+// iterate is iterative deepening.
+func (w *worker) iterate() {
+	w.initRoot()
+	if len(w.root) == 0 {
+		return
+	}
+	for depth := 1; depth <= w.s.depthLimit; depth++ {
+		// Helpers skip alternate depths so that the threads spread out.
+		if w.id > 0 && depth > 2 && (depth+w.id)%2 == 0 {
+			continue
+		}
+		w.partial = nil
+		w.searchRoot(depth)
+		if w.abort {
+			break
+		}
+		w.completed = depth
+		if w.id == 0 {
+			w.s.report(w, depth)
+			if w.enough(depth) {
+				break
+			}
+		}
+		if w.s.stop.Load() {
+			break
+		}
+	}
+	w.nodesPublished.Store(w.nodes)
+}
+
+// enough decides, after an iteration, whether the main thread stops.
+func (w *worker) enough(depth int) bool {
+	s := w.s
+	if s.stop.Load() {
+		return true
+	}
+	if best := w.root[0].score; best > tt.MateBound && tt.Win-best <= depth || best < -tt.MateBound && tt.Win+best <= depth {
+		return !s.opt.Analysis // the forced result is fully seen
+	}
+	soft := s.softNs.Load()
+	if soft <= 0 {
+		return false
+	}
+	el := int64(s.elapsed())
+	// The next iteration would likely not finish in time.
+	if el > soft*6/10 {
+		return true
+	}
+	// A move that stands out: the only one, or clearly ahead for a while.
+	if !s.opt.Analysis && len(w.root) == 1 && depth >= 4 {
+		return true
+	}
+	return false
+}
+
+// poll checks the stop flag, the clock and the node limit.
+func (w *worker) poll() {
+	w.nodesPublished.Store(w.nodes)
+	s := w.s
+	if w.completed == 0 && w.id == 0 {
+		return // always finish depth 1: there must be a move to play
+	}
+	if s.stop.Load() {
+		w.abort = true
+		return
+	}
+	if w.id != 0 {
+		return
+	}
+	if hard := s.hardNs.Load(); hard > 0 && int64(s.elapsed()) >= hard {
+		w.abort = true
+	}
+	if lim := atomic.LoadInt64(&s.nodeLimit); lim > 0 && s.nodes() >= lim {
+		w.abort = true
+	}
+}
+
+// countNode counts a node and polls now and then. With one thread and a
+// node limit, the limit is checked at every node so the search is
+// reproducible to the node.
+func (w *worker) countNode() {
+	w.nodes++
+	if w.nodes&pollMask == 0 {
+		w.poll()
+	} else if lim := atomic.LoadInt64(&w.s.nodeLimit); lim > 0 && len(w.s.workers) == 1 && w.nodes >= lim && w.completed > 0 {
+		w.abort = true
+	}
+}
+
+// searchRoot runs one iteration: each multi-PV line with an aspiration
+// window around its last score.
+func (w *worker) searchRoot(depth int) {
+	lines := min(w.s.opt.MultiPV, len(w.root))
+	for line := range lines {
+		alpha, beta := -infinity, infinity
+		delta := 25
+		prev := w.root[line].score
+		if w.feat.Aspiration && depth >= 5 && abs(prev) < tt.MateBound {
+			alpha, beta = prev-delta, prev+delta
+		}
+		for {
+			score := w.rootSearch(depth, line, alpha, beta)
+			if w.abort {
+				return
+			}
+			switch {
+			case score <= alpha:
+				alpha = max(score-delta, -infinity)
+			case score >= beta:
+				beta = min(score+delta, infinity)
+			default:
+				alpha = -infinity - 1 // done
+			}
+			if alpha == -infinity-1 {
+				break
+			}
+			delta *= 3
+		}
+		// Best first; moves that failed low keep their previous order.
+		slices.SortStableFunc(w.root[line:], func(a, b rootMove) int { return b.score - a.score })
+	}
+}
+
+// rootSearch searches the root moves from index first on (the earlier
+// ones are lines already chosen) and returns the best score.
+func (w *worker) rootSearch(depth, first int, alpha, beta int) int {
+	f := &w.stack[0]
+	best := -infinity
+	for i := first; i < len(w.root); i++ {
+		rm := &w.root[i]
+		w.makeMove(0, rm.move)
+		var score int
+		if i == first {
+			score = -w.alphaBeta(1, depth-1, -beta, -alpha)
+		} else {
+			score = -w.alphaBeta(1, depth-1, -alpha-1, -alpha)
+			if score > alpha && score < beta && !w.abort {
+				score = -w.alphaBeta(1, depth-1, -beta, -alpha)
+			}
+		}
+		w.unmakeMove()
+		if w.abort {
+			return best
+		}
+		if score > alpha || i == first {
+			rm.score = score
+			child := &w.stack[1]
+			rm.pv = append(append(rm.pv[:0], rm.move), child.pv[:child.pvLen]...)
+		} else {
+			rm.score = -infinity
+		}
+		if score > best {
+			best = score
+			if score > alpha {
+				alpha = score
+				if i > first && first == 0 {
+					cp := *rm
+					cp.pv = slices.Clone(rm.pv)
+					w.partial = &cp
+				}
+				if score >= beta {
+					break
+				}
+			}
+		}
+	}
+	if first == 0 && best > -infinity {
+		w.table.Store(f.pos.Hash, tt.MoveKey(w.bestRoot(first)), tt.ToTT(best, 0), depth, tt.Exact)
+	}
+	return best
+}
+
+// bestRoot returns the highest-scored root move from first on.
+func (w *worker) bestRoot(first int) movegen.Move {
+	best := first
+	for i := first + 1; i < len(w.root); i++ {
+		if w.root[i].score > w.root[best].score {
+			best = i
+		}
+	}
+	return w.root[best].move
+}
+
+// rootLines returns the lines of the last iteration, best first.
+func (w *worker) rootLines() []rootMove {
+	return w.root[:min(w.s.opt.MultiPV, len(w.root))]
+}
+
+// result builds the search result from the main thread.
+func (w *worker) result(legal []movegen.Move) Result {
+	best := w.root[0]
+	if w.partial != nil && w.partial.score > best.score {
+		best = *w.partial
+	}
+	if best.move == movegen.NoMove {
+		best.move = legal[0]
+	}
+	r := Result{Move: best.move, Score: best.score, Depth: w.completed, PV: best.pv}
+	if len(best.pv) > 1 {
+		r.Ponder = best.pv[1]
+	}
+	return r
+}
+
+// makeMove plays m from ply into ply+1: position, draw counters, history.
+func (w *worker) makeMove(ply int, m movegen.Move) {
+	cur, next := &w.stack[ply], &w.stack[ply+1]
+	cur.pos.PlayInto(m, &next.pos)
+	e := game.EventOf(&cur.pos, m)
+	var drawnBy int
+	next.counters, drawnBy = w.rules.Advance(cur.counters, e, &next.pos)
+	next.drawn = drawnBy >= 0
+	next.pvLen = 0
+	w.hist.Push(next.pos.Hash, e&(game.Capture|game.ManMove) != 0)
+}
+
+func (w *worker) unmakeMove() { w.hist.Pop() }
+
+// meanDepth is the average depth of the leaves (quiescence entries).
+func (w *worker) meanDepth() float64 {
+	if w.leaves == 0 {
+		return 0
+	}
+	return float64(w.leafPlies) / float64(w.leaves)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
