@@ -36,7 +36,8 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 	}
 
 	var ttKey uint32
-	if e, ok := w.table.Probe(pos.Hash); ok {
+	key := tableKey(f, depth)
+	if e, ok := w.table.Probe(key); ok {
 		ttKey = e.Move
 		if !pvNode && e.Depth >= depth && !f.drawn {
 			score := tt.FromTT(e.Score, ply)
@@ -114,7 +115,7 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 	case best > origAlpha:
 		bound = tt.Exact
 	}
-	w.table.Store(pos.Hash, tt.MoveKey(bestMove), tt.ToTT(best, ply), depth, bound)
+	w.table.Store(key, tt.MoveKey(bestMove), tt.ToTT(best, ply), depth, bound)
 	return best
 }
 
@@ -141,20 +142,21 @@ func (w *worker) quiesce(ply, alpha, beta, qply int) int {
 	if ply >= MaxPly-1 {
 		return w.eval(w.v, pos)
 	}
-	if w.v.HasCapture(pos) {
+	capture := w.v.HasCapture(pos)
+	if !capture && w.v.CountMoves(pos, f.moves[:0]) == 0 {
+		return -tt.Win + ply
+	}
+	if f.drawn {
+		return 0 // a move-count rule ends the game here
+	}
+	if capture {
 		moves := w.v.Generate(pos, f.moves[:0])
 		return w.searchMoves(ply, moves, alpha, beta, qply, -infinity)
-	}
-	if w.v.CountMoves(pos, f.moves[:0]) == 0 {
-		return -tt.Win + ply
 	}
 	w.leaves++
 	w.leafPlies += int64(ply)
 	stand := w.eval(w.v, pos)
-	if f.drawn {
-		stand = 0
-	}
-	if w.feat.ThreatSearch && qply == 0 && !f.drawn && w.threatened(pos) {
+	if w.feat.ThreatSearch && qply == 0 && w.threatened(pos) {
 		moves := w.v.Generate(pos, f.moves[:0])
 		return w.searchMoves(ply, moves, alpha, beta, qply+1, -infinity)
 	}

@@ -18,7 +18,10 @@ const (
 
 // frame is one ply of a thread's search stack.
 type frame struct {
-	pos      movegen.Position
+	pos movegen.Position
+	// left is the number of plies before a move-count draw (large when no
+	// rule counts).
+	left     int
 	counters game.Counters
 	drawn    bool // a move-count rule draws here
 	moves    [movegen.MaxMoves]movegen.Move
@@ -73,14 +76,44 @@ func newWorker(s *Search, id int) *worker {
 	}
 	w.stack[0].pos = g.Position()
 	w.stack[0].counters = g.Counters()
+	w.stack[0].left = w.rules.PliesLeft(w.stack[0].counters)
 	return w
+}
+
+// ruleKeys[n] is mixed into the table key of a position n plies before a
+// move-count draw.
+var ruleKeys = func() (k [2 * MaxPly]uint64) {
+	x := uint64(0x636f756e74657273)
+	for i := range k {
+		x += 0x9e3779b97f4a7c15
+		z := (x ^ x>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		k[i] = z ^ z>>31
+	}
+	return k
+}()
+
+// ruleReach is how far beyond the nominal depth a line may run (captures,
+// threats, extensions) when judging whether a draw rule can matter.
+const ruleReach = 16
+
+// tableKey is the table key of f searched depth plies deep: the position's
+// hash, mixed with the plies left before a move-count draw when that draw
+// could fall inside the search below, so that a score found with more room
+// is not reused where the rule cuts the game short. Positions far from any
+// limit share their entries whatever the counters say.
+func tableKey(f *frame, depth int) uint64 {
+	if f.left < depth+ruleReach && f.left >= 0 && f.left < len(ruleKeys) {
+		return f.pos.Hash ^ ruleKeys[f.left]
+	}
+	return f.pos.Hash
 }
 
 // initRoot lists the root moves, the table's move first.
 func (w *worker) initRoot() {
 	f := &w.stack[0]
 	moves := w.v.Generate(&f.pos, f.moves[:0])
-	w.orderMoves(0, moves, w.ttMove(&f.pos))
+	w.orderMoves(0, moves, w.ttMove(tableKey(f, MaxPly)))
 	w.root = w.root[:0]
 	for i := range moves {
 		w.pick(0, moves, i)
@@ -94,8 +127,8 @@ func (w *worker) initRoot() {
 	}
 }
 
-func (w *worker) ttMove(p *movegen.Position) uint32 {
-	if e, ok := w.table.Probe(p.Hash); ok {
+func (w *worker) ttMove(key uint64) uint32 {
+	if e, ok := w.table.Probe(key); ok {
 		return e.Move
 	}
 	return 0
@@ -268,7 +301,7 @@ func (w *worker) rootSearch(depth, first int, alpha, beta int) int {
 		}
 	}
 	if first == 0 && best > -infinity {
-		w.table.Store(f.pos.Hash, tt.MoveKey(w.bestRoot(first)), tt.ToTT(best, 0), depth, tt.Exact)
+		w.table.Store(tableKey(f, MaxPly), tt.MoveKey(w.bestRoot(first)), tt.ToTT(best, 0), depth, tt.Exact)
 	}
 	return best
 }
@@ -313,6 +346,7 @@ func (w *worker) makeMove(ply int, m movegen.Move) {
 	var drawnBy int
 	next.counters, drawnBy = w.rules.Advance(cur.counters, e, &next.pos)
 	next.drawn = drawnBy >= 0
+	next.left = w.rules.PliesLeft(next.counters)
 	next.pvLen = 0
 	w.hist.Push(next.pos.Hash, e&(game.Capture|game.ManMove) != 0)
 }

@@ -1,0 +1,222 @@
+package search
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/riodraughts/rio/internal/game"
+	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/tt"
+	"github.com/rs/zerolog"
+)
+
+func newGame(t testing.TB, v *movegen.Variant, fen string) *game.Game {
+	t.Helper()
+	p, err := v.ParsePosition(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return game.New(v, p)
+}
+
+func run(g *game.Game, lim Limits, threads int) Result {
+	e := NewEngine(16, zerolog.Nop())
+	return e.Run(context.Background(), g, lim, Options{Threads: threads}, nil)
+}
+
+// shots are sacrifices that win material through a forced capture: after
+// the move the opponent must take, and the material-only brute force
+// (bruteMaterial, 6 plies plus captures) shows a gain for the side to move
+// that no other move comes within a man of.
+var shots = []struct {
+	v    *movegen.Variant
+	fen  string
+	move string
+}{
+	{movegen.Brazilian, "B:W15,23,27,28,29:B3,12,13,17,20,22", "22-25"},
+	{movegen.Brazilian, "W:W12,24,27,29,30,32:B2,3,8,11,K31", "24-20"},
+	{movegen.Brazilian, "W:W11,13,22,25,31:B1,2,3,10,12,17,K19", "11-8"},
+	{movegen.Portuguese, "B:W1,2,3,4,5,7,8,9,10,11,K30:B19,23,24,25,27,28,29,31,32", "19-15"},
+	{movegen.Portuguese, "B:W4,K7,8,12:B20,K26,29,30,32", "20-15"},
+	{movegen.Portuguese, "W:W1,4,7,8,9,11,12:BK3,20,23,27,28,29,30,31,32", "12-16"},
+	{movegen.Russian, "W:W17,19,21,25,26,28,32:B2,3,4,10,12,14,15,18", "26-22"},
+	{movegen.Russian, "B:W13,15,17,24,25,29,32:B1,2,3,4,5", "5-9"},
+	{movegen.Russian, "W:W6,21,25,29,32:B8,K20,26", "25-22"},
+}
+
+func TestShots(t *testing.T) {
+	for _, c := range shots {
+		g := newGame(t, c.v, c.fen)
+		p := g.Position()
+		want, err := c.v.ParseMove(&p, c.move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The oracle confirms the test's claim.
+		if !testing.Short() {
+			bm, gain, margin := bruteBest(c.v, &p, 6)
+			q := p.Play(want)
+			if bm != want || gain-material(&p) < 100 || margin < 100 || !c.v.HasCapture(&q) {
+				t.Fatalf("%s %s: brute force says %s (gain %d, margin %d): not a shot for %s",
+					c.v.Name, c.fen, c.v.FormatMove(bm), gain-material(&p), margin, c.move)
+			}
+		}
+		res := run(g, Limits{Depth: 8}, 1)
+		if res.Move != want {
+			t.Errorf("%s %s: found %s (score %d), want %s", c.v.Name, c.fen, c.v.FormatMove(res.Move), res.Score, c.move)
+		}
+		if res.Score < material(&p)+50 {
+			t.Errorf("%s %s: score %d does not show the material won (material now %d)", c.v.Name, c.fen, res.Score, material(&p))
+		}
+	}
+}
+
+func TestThreeKingsAgainstOneWins(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long endgame search")
+	}
+	// Three kings against one off the long diagonal: a forced win in 21
+	// plies, well within the 30 plies of FMJD-64 7.2.4.
+	g := newGame(t, movegen.Brazilian, "W:WK29,K30,K31:BK3")
+	res := run(g, Limits{Depth: 40, MoveTime: 20 * time.Second}, 1)
+	if res.Score < tt.Win-30 {
+		t.Fatalf("score %d after depth %d: no win within the rule's 30 plies", res.Score, res.Depth)
+	}
+	t.Logf("win in %d plies (depth %d, %d nodes, %v)", tt.Win-res.Score, res.Depth, res.Nodes, res.Time)
+	if plies := tt.Win - res.Score; plies < 21 {
+		t.Errorf("win in %d plies: the shortest is 21", plies)
+	}
+}
+
+func TestLoneKingOnTheLongDiagonalDraws(t *testing.T) {
+	for _, v := range []*movegen.Variant{movegen.Brazilian, movegen.Russian} {
+		// Black's lone king on 22 (c3) holds a1-h8.
+		g := newGame(t, v, "W:WK1,K2,K3:BK22")
+		res := run(g, Limits{Depth: 16}, 1)
+		if res.Score != 0 {
+			t.Errorf("%s: score %d, want a draw", v.Name, res.Score)
+		}
+	}
+}
+
+func TestPortugueseTwelveMoveRule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long endgame search")
+	}
+	// The portuguese twin of the brazilian win: the rio is 1-5-10-...-32,
+	// and White already has a king on it, so the 12 moves (24 plies) run
+	// from the start. The win takes 21 plies: found.
+	g := newGame(t, movegen.Portuguese, "W:WK1,K2,K3:BK31")
+	res := run(g, Limits{Depth: 40, MoveTime: 20 * time.Second}, 1)
+	if res.Score < tt.Win-24 {
+		t.Fatalf("score %d: no win within the 24 plies", res.Score)
+	}
+	// The same position reached after 8 plies of shuffling: only 16 plies
+	// are left, too few for a 21-ply win, so the rule makes it a draw (a
+	// depth of 18 sees every line to the rule's end).
+	g = newGame(t, movegen.Portuguese, "W:WK1,K2,K3:BK31")
+	for _, m := range []string{"2-6", "31-27", "6-2", "27-31", "3-7", "31-27", "7-3", "27-31"} {
+		if _, err := g.PlayText(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c := g.Counters(); c[1] != 8 {
+		t.Fatalf("rio count %d, want 8", c[1])
+	}
+	res = run(g, Limits{Depth: 18, MoveTime: 20 * time.Second}, 1)
+	if res.Score > tt.MateBound {
+		t.Errorf("with 16 plies left the search still claims a win in %d", tt.Win-res.Score)
+	}
+}
+
+func TestDeterministicWithOneThread(t *testing.T) {
+	for _, lim := range []Limits{{Depth: 10}, {Nodes: 50000}} {
+		for _, v := range movegen.Variants {
+			g := newGame(t, v, "startpos")
+			a, b := run(g, lim, 1), run(g, lim, 1)
+			if a.Move != b.Move || a.Nodes != b.Nodes || a.Score != b.Score || a.Depth != b.Depth {
+				t.Errorf("%s %v: runs differ: %s/%d/%d vs %s/%d/%d", v.Name, lim,
+					v.FormatMove(a.Move), a.Nodes, a.Score, v.FormatMove(b.Move), b.Nodes, b.Score)
+			}
+			if lim.Nodes > 0 && (a.Nodes < lim.Nodes || a.Nodes > lim.Nodes+1) {
+				t.Errorf("%s: node limit %d, searched %d", v.Name, lim.Nodes, a.Nodes)
+			}
+		}
+	}
+}
+
+// TestThreads runs lazy SMP (also under -race in CI): the result is legal
+// and the threads really searched.
+func TestThreads(t *testing.T) {
+	g := newGame(t, movegen.Russian, "startpos")
+	res := run(g, Limits{Depth: 9}, 2)
+	p := g.Position()
+	if _, err := movegen.Russian.ParseMove(&p, movegen.Russian.FormatMove(res.Move)); err != nil || res.Depth != 9 {
+		t.Fatalf("2 threads: move %v depth %d: %v", res.Move, res.Depth, err)
+	}
+	if one := run(g, Limits{Depth: 9}, 1); res.Nodes <= one.Nodes/2 {
+		t.Errorf("2 threads searched %d nodes, 1 thread %d: the helper did nothing", res.Nodes, one.Nodes)
+	}
+}
+
+func TestStopAndTime(t *testing.T) {
+	e := NewEngine(16, zerolog.Nop())
+	g := newGame(t, movegen.Brazilian, "startpos")
+	s := e.Start(context.Background(), g, Limits{Infinite: true}, Options{Threads: 2, Analysis: true}, nil)
+	time.Sleep(100 * time.Millisecond)
+	t0 := time.Now()
+	s.Stop()
+	res := s.Wait()
+	if d := time.Since(t0); d > 20*time.Millisecond {
+		t.Errorf("stop took %v", d)
+	}
+	if res.Move == movegen.NoMove {
+		t.Fatal("no move after stop")
+	}
+	for _, mt := range []time.Duration{50 * time.Millisecond, 300 * time.Millisecond} {
+		t0 = time.Now()
+		e.Run(context.Background(), g, Limits{MoveTime: mt}, Options{Threads: 1}, nil)
+		if d := time.Since(t0); d > mt || d < mt/2 {
+			t.Errorf("move-time %v took %v", mt, d)
+		}
+	}
+	// A context that ends stops the search.
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	t0 = time.Now()
+	e.Run(ctx, g, Limits{Infinite: true}, Options{Threads: 1}, nil)
+	if d := time.Since(t0); d > 100*time.Millisecond {
+		t.Errorf("cancelled context: search ran %v", d)
+	}
+}
+
+func TestNoLegalMove(t *testing.T) {
+	g := newGame(t, movegen.Brazilian, "B:W9,14:B5")
+	res := run(g, Limits{Depth: 5}, 1)
+	if res.Move != movegen.NoMove || res.Score != -tt.Win {
+		t.Fatalf("got %v %d", res.Move, res.Score)
+	}
+}
+
+func TestMultiPV(t *testing.T) {
+	e := NewEngine(16, zerolog.Nop())
+	g := newGame(t, movegen.Brazilian, "startpos")
+	var last []Info
+	e.Run(context.Background(), g, Limits{Depth: 6}, Options{Threads: 1, MultiPV: 3}, func(i Info) {
+		if i.Line == 1 {
+			last = last[:0]
+		}
+		last = append(last, i)
+	})
+	if len(last) != 3 {
+		t.Fatalf("%d lines, want 3", len(last))
+	}
+	seen := map[movegen.Move]bool{}
+	for k, i := range last {
+		if len(i.PV) == 0 || seen[i.PV[0]] || k > 0 && i.Score > last[k-1].Score {
+			t.Fatalf("lines not distinct and sorted: %+v", last)
+		}
+		seen[i.PV[0]] = true
+	}
+}
