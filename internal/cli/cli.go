@@ -48,6 +48,7 @@ var commands []*command
 
 func init() {
 	commands = []*command{
+		{"hub", "speak the Hub protocol on stdin/stdout (the default with no command)", "engine [hub]", runHub},
 		{"perft", "count legal move sequences to a depth", "engine perft --depth N [--divide] [--fen F] [--threads T]", runPerft},
 		{"moves", "list the legal moves of a position", "engine moves [--fen F]", runMoves},
 		{"pdn", "replay the games of a PDN file and adjudicate each", "engine pdn FILE [--variant V for games without GameType]", runPDN},
@@ -71,11 +72,11 @@ func lookup(name string) *command {
 // Run runs the command line args (without the program name) and returns
 // the exit status.
 func Run(ctx context.Context, env *Env, args []string) int {
-	if len(args) == 0 {
-		fmt.Fprintln(env.Stderr, "engine: no command given (the Hub protocol mode is not built yet); try engine help")
-		return 2
+	name := "hub" // GUIs start engines with no arguments, or with hub
+	if len(args) > 0 {
+		name = args[0]
+		args = args[1:]
 	}
-	name := args[0]
 	if name == "-h" || name == "--help" || name == "-help" {
 		name = "help"
 	}
@@ -84,7 +85,7 @@ func Run(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "engine: unknown command %q; try engine help\n", name)
 		return 2
 	}
-	err := c.run(ctx, env, args[1:])
+	err := c.run(ctx, env, args)
 	switch {
 	case err == nil:
 		return 0

@@ -19,6 +19,9 @@ type Limits struct {
 	MovesToGo int
 	// Infinite searches until Stop, whatever else is set.
 	Infinite bool
+	// Overhead is the time kept back from move-time and clock budgets for
+	// the host's own delays (pipes, scheduling); Safety when zero.
+	Overhead time.Duration
 }
 
 func (l Limits) String() string {
@@ -47,17 +50,20 @@ const Safety = 30 * time.Millisecond
 
 // budget turns limits into a soft limit (do not start another iteration
 // after it; stop early when the best move is clear) and a hard limit (stop
-// at once). Zero means none.
+// at once). Zero means none. The engine's own overhead is covered by
+// Safety, or 10% of a very short move-time.
 func (l Limits) budget() (soft, hard time.Duration) {
 	switch {
 	case l.Infinite:
 		return 0, 0
 	case l.MoveTime > 0:
-		hard = max(l.MoveTime-Safety, l.MoveTime/2, time.Millisecond)
-		return hard, hard
+		// Time not used on this move is lost: no soft limit, search until
+		// the budget is spent.
+		// The overhead is capped at a tenth of the move-time.
+		return 0, max(l.MoveTime-min(l.overhead(), l.MoveTime/10), time.Millisecond)
 	case l.HasClock:
 		// The increment is credited before the move: T + I is usable.
-		left := l.Time + l.Inc - Safety
+		left := l.Time + l.Inc - l.overhead()
 		if left < time.Millisecond {
 			left = time.Millisecond
 		}
@@ -77,4 +83,11 @@ func (l Limits) budget() (soft, hard time.Duration) {
 		return max(soft, time.Millisecond), max(hard, time.Millisecond)
 	}
 	return 0, 0
+}
+
+func (l Limits) overhead() time.Duration {
+	if l.Overhead > 0 {
+		return l.Overhead
+	}
+	return Safety
 }

@@ -27,6 +27,9 @@ type Options struct {
 	// Analysis: search even a single legal move, and never stop early
 	// because the best move stands out.
 	Analysis bool
+	// Progress, when set, is how often onInfo hears of a long iteration
+	// still running (the best line so far, at the depth being searched).
+	Progress time.Duration
 }
 
 // Info reports one line of a completed iteration, or progress during a
@@ -230,8 +233,10 @@ func (s *Search) nodesSeenBy(w *worker) int64 {
 // elapsed returns the time since the search started.
 func (s *Search) elapsed() time.Duration { return time.Since(s.start) }
 
-// report sends an info for each line of the main thread's last iteration.
+// report sends an info for each line of the main thread's last iteration
+// (or, during one, the best lines so far at the depth being searched).
 func (s *Search) report(w *worker, depth int) {
+	w.lastReport = s.elapsed()
 	if s.onInfo == nil {
 		return
 	}

@@ -3,6 +3,7 @@ package search
 import (
 	"slices"
 	"sync/atomic"
+	"time"
 
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
@@ -62,6 +63,9 @@ type worker struct {
 
 	root      []rootMove
 	completed int // depth of the last completed iteration
+	depth     int // depth of the iteration running
+	// lastReport is when the main thread last sent an info.
+	lastReport time.Duration
 	// partial is a better first line found by an interrupted iteration.
 	partial *rootMove
 }
@@ -119,12 +123,6 @@ func (w *worker) initRoot() {
 		w.pick(0, moves, i)
 		w.root = append(w.root, rootMove{move: moves[i], score: -infinity})
 	}
-	// Helpers search the root moves in a different order, so that they
-	// explore and fill the table where the main thread is not.
-	if w.id > 0 && len(w.root) > 1 {
-		k := w.id % len(w.root)
-		w.root = append(w.root[k:], w.root[:k]...)
-	}
 }
 
 func (w *worker) ttMove(key uint64) uint32 {
@@ -146,6 +144,7 @@ func (w *worker) iterate() {
 			continue
 		}
 		w.partial = nil
+		w.depth = depth
 		w.searchRoot(depth)
 		if w.abort {
 			break
@@ -203,8 +202,12 @@ func (w *worker) poll() {
 	if w.id != 0 {
 		return
 	}
-	if hard := s.hardNs.Load(); hard > 0 && int64(s.elapsed()) >= hard {
+	el := s.elapsed()
+	if hard := s.hardNs.Load(); hard > 0 && int64(el) >= hard {
 		w.abort = true
+	}
+	if p := s.opt.Progress; p > 0 && el-w.lastReport >= p && w.root[0].pv != nil {
+		s.report(w, w.depth)
 	}
 	if lim := atomic.LoadInt64(&s.nodeLimit); lim > 0 && s.nodes() >= lim {
 		w.abort = true

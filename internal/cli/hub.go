@@ -1,0 +1,17 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/riodraughts/rio/internal/protocol"
+)
+
+func runHub(ctx context.Context, env *Env, args []string) error {
+	var co common
+	fs := newFlags(lookup("hub"), env, &co)
+	if _, err := parse(fs, args, &co); err != nil {
+		return err
+	}
+	id := protocol.Identity{Name: "Rio", Version: Version, Author: "Rio developers", Country: "Brazil"}
+	return protocol.RunHub(ctx, env.Stdin, env.Stdout, id, env.Log)
+}

@@ -1,0 +1,519 @@
+package protocol
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/riodraughts/rio/internal/game"
+	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/search"
+	"github.com/riodraughts/rio/internal/tt"
+	"github.com/rs/zerolog"
+)
+
+// Identity is what the engine says of itself in answer to "hub".
+type Identity struct {
+	Name, Version, Author, Country string
+}
+
+// maxLine bounds the length of a command line; longer lines are refused
+// whole with an error.
+const maxLine = 1 << 16
+
+// defaultThinkTime is the budget of "go think" when no level was given.
+const defaultThinkTime = time.Second
+
+// Hub is one Hub session.
+type Hub struct {
+	id  Identity
+	log zerolog.Logger
+	out *lineWriter
+
+	variant      *movegen.Variant
+	threads      int
+	ttSize       int
+	ponder       bool
+	moveOverhead time.Duration
+
+	engine  *search.Engine
+	game    *game.Game
+	level   search.Limits
+	leveled bool // a level was given since the last pos
+
+	cur *running // the search in progress, or nil
+}
+
+// running is a search in progress.
+type running struct {
+	s    *search.Search
+	mode string // think, ponder or analyze
+	// afterHit are the limits a ponder search takes on ponder-hit.
+	afterHit search.Limits
+	game     *game.Game
+}
+
+// RunHub speaks Hub on in and out until "quit" or the end of in, which ends
+// a search in progress at once. Only RunHub's writer touches out.
+func RunHub(ctx context.Context, in io.Reader, out io.Writer, id Identity, log zerolog.Logger) error {
+	h := &Hub{
+		id: id, log: log, out: &lineWriter{w: bufio.NewWriter(out)},
+		variant: movegen.Brazilian, threads: 1, ttSize: 64, moveOverhead: search.Safety,
+	}
+	h.game = game.New(h.variant, h.variant.Start())
+	lines := make(chan inputLine)
+	go readLines(in, lines)
+	defer h.stopSearch()
+	for {
+		var done <-chan struct{}
+		if h.cur != nil {
+			done = h.cur.s.Done()
+		}
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				h.log.Info().Msg("end of input: quitting")
+				return nil
+			}
+			if h.handle(l) {
+				return nil
+			}
+		case <-done:
+			h.finish()
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if err := h.out.err(); err != nil {
+			return fmt.Errorf("writing to the GUI: %w", err)
+		}
+	}
+}
+
+// inputLine is one line read, or the news that a line was too long.
+type inputLine struct {
+	text    string
+	tooLong bool
+}
+
+// readLines is the only reader of in: it sends each line and closes lines
+// at the end of input.
+func readLines(in io.Reader, lines chan<- inputLine) {
+	defer close(lines)
+	r := bufio.NewReaderSize(in, 4096)
+	var buf []byte
+	tooLong := false
+	for {
+		part, isPrefix, err := r.ReadLine()
+		if len(part) > 0 && !tooLong {
+			if len(buf)+len(part) > maxLine {
+				tooLong, buf = true, buf[:0]
+			} else {
+				buf = append(buf, part...)
+			}
+		}
+		if err != nil {
+			if len(buf) > 0 && !tooLong {
+				lines <- inputLine{text: string(buf)}
+			}
+			return
+		}
+		if isPrefix {
+			continue
+		}
+		lines <- inputLine{text: string(buf), tooLong: tooLong}
+		buf, tooLong = buf[:0], false
+	}
+}
+
+// lineWriter is the single writer of stdout: every line is written whole
+// and flushed.
+type lineWriter struct {
+	mu     sync.Mutex
+	w      *bufio.Writer
+	failed error
+}
+
+func (lw *lineWriter) send(line string) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.failed != nil {
+		return
+	}
+	lw.w.WriteString(line)
+	lw.w.WriteByte('\n')
+	lw.failed = lw.w.Flush()
+}
+
+func (lw *lineWriter) err() error {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return lw.failed
+}
+
+// errorf answers error message="...".
+func (h *Hub) errorf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	h.log.Warn().Str("message", msg).Msg("hub error")
+	h.out.send(Format("error", KV("message", printable(msg))))
+}
+
+// printable keeps a message on one printable-ASCII line of bounded length.
+func printable(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r > unicode.MaxASCII || !unicode.IsPrint(r) {
+			return '?'
+		}
+		return r
+	}, s)
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+// handle runs one command; it reports true on quit.
+func (h *Hub) handle(in inputLine) bool {
+	if in.tooLong {
+		h.errorf("line longer than %d bytes ignored", maxLine)
+		return false
+	}
+	h.log.Debug().Str("line", in.text).Msg("<")
+	l, err := ParseLine(in.text)
+	if err != nil {
+		h.errorf("cannot read %q: %v", clip(in.text), err)
+		return false
+	}
+	busy := h.cur != nil
+	switch l.Command {
+	case "":
+	case "hub":
+		h.hello()
+	case "init":
+		h.ensureEngine()
+		h.out.send("ready")
+	case "set-param":
+		if busy {
+			h.errorf("set-param during a search ignored")
+			return false
+		}
+		h.setParam(l)
+	case "pos":
+		if busy {
+			h.errorf("pos during a search ignored")
+			return false
+		}
+		h.setPosition(l)
+	case "level":
+		if busy {
+			h.errorf("level during a search ignored")
+			return false
+		}
+		h.setLevel(l)
+	case "go":
+		if busy {
+			h.errorf("go during a search ignored")
+			return false
+		}
+		h.startSearch(l)
+	case "ponder-hit":
+		if busy && h.cur.mode == "ponder" {
+			h.cur.mode = "think"
+			h.cur.s.PonderHit(h.cur.afterHit)
+		}
+	case "stop":
+		if busy {
+			// The threads poll every few thousand nodes: waiting here takes
+			// about a millisecond and keeps done right after stop.
+			h.cur.s.Stop()
+			h.finish()
+		}
+	case "ping":
+		h.out.send("pong")
+	case "new-game":
+		if busy {
+			h.errorf("new-game during a search ignored")
+			return false
+		}
+		if h.engine != nil {
+			h.engine.TT.Clear()
+		}
+	case "quit":
+		return true
+	default:
+		h.errorf("unknown command %q", clip(l.Command))
+	}
+	return false
+}
+
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "..."
+	}
+	return s
+}
+
+// hello answers "hub": identity, parameters, wait.
+func (h *Hub) hello() {
+	h.out.send(Format("id", KV("name", h.id.Name), KV("version", h.id.Version), KV("author", h.id.Author), KV("country", h.id.Country)))
+	for _, p := range h.params() {
+		h.out.send(p)
+	}
+	h.out.send("wait")
+}
+
+// params declares the parameters, name first, then value and type.
+func (h *Hub) params() []string {
+	return []string{
+		Format("param", KV("name", "variant"), KV("value", h.variant.Name), KV("type", "enum"), KV("values", movegen.VariantNames())),
+		Format("param", KV("name", "threads"), KV("value", strconv.Itoa(h.threads)), KV("type", "int"), KV("min", "1"), KV("max", strconv.Itoa(maxThreads()))),
+		Format("param", KV("name", "tt-size"), KV("value", strconv.Itoa(h.ttSize)), KV("type", "int"), KV("min", strconv.Itoa(tt.MinMiB)), KV("max", strconv.Itoa(maxTTSize))),
+		Format("param", KV("name", "ponder"), KV("value", strconv.FormatBool(h.ponder)), KV("type", "bool")),
+		Format("param", KV("name", "move-overhead"), KV("value", strconv.Itoa(int(h.moveOverhead/time.Millisecond))), KV("type", "int"), KV("min", "0"), KV("max", "5000")),
+	}
+}
+
+const maxTTSize = 4096 // MiB
+
+func maxThreads() int { return runtime.NumCPU() }
+
+// setParam changes a parameter between searches. Unknown names and values
+// of no consequence are accepted silently (hosts send their own); a bad
+// value of a known parameter is an error and the old value stays.
+func (h *Hub) setParam(l Line) {
+	name, _ := l.Get("name")
+	value, _ := l.Get("value")
+	intValue := func(lo, hi int) (int, bool) {
+		f, err := strconv.ParseFloat(value, 64)
+		if err != nil || f < float64(lo) || f > float64(hi) || f != float64(int(f)) {
+			h.errorf("%s: value %q is not a whole number in %d-%d", name, clip(value), lo, hi)
+			return 0, false
+		}
+		return int(f), true
+	}
+	switch name {
+	case "variant":
+		v := movegen.VariantByName(value)
+		if v == nil {
+			h.errorf("unsupported variant %q (Rio plays %s)", clip(value), movegen.VariantNames())
+			return
+		}
+		if v != h.variant {
+			h.variant = v
+			h.game = game.New(v, v.Start())
+			h.leveled = false
+		}
+	case "threads":
+		if n, ok := intValue(1, maxThreads()); ok {
+			h.threads = n
+		}
+	case "tt-size":
+		if n, ok := intValue(tt.MinMiB, maxTTSize); ok && n != h.ttSize {
+			h.ttSize = n
+			h.engine = nil // reallocated at the next init or search
+		}
+	case "ponder":
+		switch strings.ToLower(value) {
+		case "true", "1", "yes", "on":
+			h.ponder = true
+		case "false", "0", "no", "off", "none":
+			h.ponder = false
+		default:
+			h.errorf("ponder: value %q is not true or false", clip(value))
+		}
+	case "move-overhead":
+		if n, ok := intValue(0, 5000); ok {
+			h.moveOverhead = time.Duration(n) * time.Millisecond
+		}
+	default:
+		h.log.Debug().Str("name", name).Str("value", value).Msg("unknown parameter ignored")
+	}
+}
+
+func (h *Hub) ensureEngine() {
+	if h.engine == nil {
+		h.engine = search.NewEngine(h.ttSize, h.log)
+	}
+}
+
+// setPosition reads pos: pos=<Hub string or FEN>, or start / no pos=, then
+// moves="...". On any error the previous position stays.
+func (h *Hub) setPosition(l Line) {
+	text, ok := l.Get("pos")
+	if !ok || l.Has("start") || text == "start" || text == "startpos" {
+		text = "startpos"
+	}
+	p, err := h.variant.ParsePosition(text)
+	if err != nil {
+		h.errorf("bad position: %v", err)
+		return
+	}
+	g := game.New(h.variant, p)
+	moves, _ := l.Get("moves")
+	for i, m := range strings.Fields(moves) {
+		if _, err := g.PlayText(m); err != nil {
+			h.errorf("move %d (%s): %v", i+1, clip(m), err)
+			return
+		}
+	}
+	h.game = g
+	h.level, h.leveled = search.Limits{}, false
+}
+
+// setLevel reads the limit of the next search. Times are seconds as reals.
+func (h *Hub) setLevel(l Line) {
+	var lim search.Limits
+	seconds := func(key string) (time.Duration, bool) {
+		v, _ := l.Get(key)
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f != f || f > 1e7 || f < -1e7 {
+			h.errorf("level: %s=%q is not a number of seconds", key, clip(v))
+			return 0, false
+		}
+		return time.Duration(f * float64(time.Second)), true
+	}
+	integer := func(key string) (int64, bool) {
+		v, _ := l.Get(key)
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			h.errorf("level: %s=%q is not a whole number", key, clip(v))
+			return 0, false
+		}
+		return n, true
+	}
+	var ok bool
+	switch {
+	case l.Has("infinite"):
+		lim.Infinite = true
+	case l.Has("depth"):
+		var d int64
+		if d, ok = integer("depth"); !ok {
+			return
+		}
+		lim.Depth = int(min(max(d, 1), search.MaxPly-10))
+	case l.Has("nodes"):
+		if lim.Nodes, ok = integer("nodes"); !ok {
+			return
+		}
+		lim.Nodes = max(lim.Nodes, 1)
+	case l.Has("move-time"):
+		if lim.MoveTime, ok = seconds("move-time"); !ok {
+			return
+		}
+		lim.MoveTime = max(lim.MoveTime, time.Millisecond)
+	case l.Has("time"):
+		lim.HasClock = true
+		if lim.Time, ok = seconds("time"); !ok {
+			return
+		}
+		if l.Has("inc") {
+			if lim.Inc, ok = seconds("inc"); !ok {
+				return
+			}
+			lim.Inc = max(lim.Inc, 0)
+		}
+		if l.Has("moves") {
+			var n int64
+			if n, ok = integer("moves"); !ok {
+				return
+			}
+			lim.MovesToGo = int(min(n, 1000))
+		}
+	default:
+		h.errorf("level: expected depth, nodes, move-time, time or infinite")
+		return
+	}
+	h.level, h.leveled = lim, true
+}
+
+// startSearch runs go think|ponder|analyze.
+func (h *Hub) startSearch(l Line) {
+	mode := ""
+	for _, m := range []string{"think", "ponder", "analyze"} {
+		if l.Has(m) {
+			mode = m
+		}
+	}
+	if mode == "" {
+		h.errorf("go: expected think, ponder or analyze")
+		return
+	}
+	pos := h.game.Position()
+	var buf [movegen.MaxMoves]movegen.Move
+	if len(h.variant.Generate(&pos, buf[:0])) == 0 {
+		h.errorf("go: the side to move has no legal move")
+		return
+	}
+	h.ensureEngine()
+	lim := h.level
+	if !h.leveled {
+		lim = search.Limits{Infinite: mode != "think", MoveTime: defaultThinkTime}
+	}
+	lim.Overhead = h.moveOverhead
+	r := &running{mode: mode, game: h.game}
+	if mode == "ponder" {
+		r.afterHit = lim
+		lim = search.Limits{Infinite: true}
+	}
+	opt := search.Options{Threads: h.threads, Analysis: mode == "analyze", Progress: time.Second}
+	g := h.game
+	v := h.variant
+	r.s = h.engine.Start(context.Background(), g, lim, opt, func(i search.Info) {
+		h.out.send(infoLine(v, i))
+	})
+	h.cur = r
+}
+
+// infoLine formats a search report as Hub does.
+func infoLine(v *movegen.Variant, i search.Info) string {
+	pv := make([]string, len(i.PV))
+	for k, m := range i.PV {
+		pv[k] = v.FormatMove(m)
+	}
+	return Format("info",
+		KV("depth", strconv.Itoa(i.Depth)),
+		KV("mean-depth", strconv.FormatFloat(i.MeanDepth, 'f', 2, 64)),
+		KV("score", strconv.FormatFloat(float64(i.Score)/100, 'f', 2, 64)),
+		KV("nodes", strconv.FormatInt(i.Nodes, 10)),
+		KV("time", strconv.FormatFloat(i.Time.Seconds(), 'f', 3, 64)),
+		KV("nps", strconv.FormatFloat(i.NPS()/1e6, 'f', 2, 64)),
+		Quoted("pv", strings.Join(pv, " ")),
+	)
+}
+
+// finish answers done for the search that ended.
+func (h *Hub) finish() {
+	r := h.cur
+	h.cur = nil
+	res := r.s.Wait()
+	v := r.game.Variant
+	if res.Move == movegen.NoMove {
+		h.errorf("no legal move")
+		return
+	}
+	args := []Arg{KV("move", v.FormatMove(res.Move))}
+	if res.Ponder != movegen.NoMove {
+		// Only a ponder move that is legal after the move.
+		p := r.game.Position()
+		q := p.Play(res.Move)
+		if m, err := v.ParseMove(&q, v.FormatMove(res.Ponder)); err == nil && m == res.Ponder {
+			args = append(args, KV("ponder", v.FormatMove(res.Ponder)))
+		}
+	}
+	h.out.send(Format("done", args...))
+}
+
+// stopSearch ends a search in progress without answering.
+func (h *Hub) stopSearch() {
+	if h.cur != nil {
+		h.cur.s.Stop()
+		h.cur.s.Wait()
+		h.cur = nil
+	}
+}

@@ -1,0 +1,65 @@
+package search
+
+import (
+	"testing"
+	"time"
+)
+
+func TestBudget(t *testing.T) {
+	ms := time.Millisecond
+	cases := []struct {
+		name       string
+		lim        Limits
+		soft, hard time.Duration // expected bounds: soft <= max soft, hard <= max hard
+		minHard    time.Duration
+	}{
+		{"move-time", Limits{MoveTime: time.Second}, time.Second, time.Second - Safety + ms, 900 * ms},
+		{"tiny move-time", Limits{MoveTime: 10 * ms}, 10 * ms, 10 * ms, ms},
+		{"sudden death", Limits{HasClock: true, Time: 60 * time.Second}, 3 * time.Second, 12 * time.Second, time.Second},
+		{"increment", Limits{HasClock: true, Time: 10 * time.Second, Inc: 100 * ms}, 600 * ms, 2400 * ms, 100 * ms},
+		{"negative time, increment", Limits{HasClock: true, Time: -50 * ms, Inc: 100 * ms}, 50 * ms, 50 * ms, ms},
+		{"last move before control", Limits{HasClock: true, Time: 2 * time.Second, MovesToGo: 1}, 2 * time.Second, 2 * time.Second, time.Second},
+		{"float noise", Limits{HasClock: true, Time: 10200 * ms, Inc: 0}, time.Second, 4 * time.Second, 100 * ms},
+	}
+	for _, c := range cases {
+		soft, hard := c.lim.budget()
+		if soft < 0 || soft == 0 && c.lim.MoveTime == 0 || hard <= 0 || soft > c.soft || hard > c.hard || hard < c.minHard || soft > hard {
+			t.Errorf("%s: soft %v hard %v (want soft <= %v, %v <= hard <= %v)", c.name, soft, hard, c.soft, c.minHard, c.hard)
+		}
+		if c.lim.HasClock && hard > c.lim.Time+c.lim.Inc-Safety && c.lim.Time+c.lim.Inc > Safety {
+			t.Errorf("%s: hard %v oversteps the clock", c.name, hard)
+		}
+	}
+	if s, h := (Limits{Depth: 5}).budget(); s != 0 || h != 0 {
+		t.Error("a depth limit has no time budget")
+	}
+	if s, h := (Limits{Infinite: true, MoveTime: time.Second}).budget(); s != 0 || h != 0 {
+		t.Error("infinite wins over move-time")
+	}
+}
+
+// TestClockGame plays 60 moves at 10 s + 0.1 s and checks that the clock
+// never falls.
+func TestClockGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a timed game")
+	}
+	g := newGame(t, DefaultVariantForTests, "startpos")
+	e := NewEngine(16, testLogger)
+	left := 10 * time.Second
+	inc := 100 * time.Millisecond
+	for move := 0; move < 60; move++ {
+		if g.Outcome().Result != 0 {
+			break
+		}
+		t0 := time.Now()
+		res := e.Run(t.Context(), g, Limits{HasClock: true, Time: left, Inc: inc}, Options{Threads: 1}, nil)
+		used := time.Since(t0)
+		left += inc - used
+		if left < 0 {
+			t.Fatalf("move %d: flag fell (%v over)", move+1, -left)
+		}
+		g.Play(res.Move)
+	}
+	t.Logf("clock left after 60 moves: %v", left)
+}
