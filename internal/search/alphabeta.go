@@ -1,6 +1,8 @@
 package search
 
 import (
+	"math"
+
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/tt"
 )
@@ -57,6 +59,13 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 	if f.drawn {
 		return 0 // a move-count rule
 	}
+	// Reverse futility: quiet, unthreatened, and far enough above beta
+	// that a shallow search would not bring it back.
+	if w.feat.Futility && !pvNode && depth <= 3 && !moves[0].IsCapture() && abs(beta) < tt.MateBound && !w.threatened(pos) {
+		if stand := w.eval(w.v, pos); stand-futilityMargin*depth >= beta {
+			return stand
+		}
+	}
 	ext := 0
 	if w.feat.SingleReply && len(moves) == 1 && ply < 2*w.s.depthLimit {
 		ext = 1
@@ -80,6 +89,13 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 				r = 1
 				if i >= 8 && depth >= 6 {
 					r = 2
+				}
+				if w.feat.LogLMR {
+					r = lmrTable[min(depth, 63)][min(i, 63)]
+					if pvNode {
+						r = max(r-1, 1)
+					}
+					r = min(r, newDepth-1)
 				}
 			}
 			score = -w.alphaBeta(ply+1, newDepth-r, -alpha-1, -alpha)
@@ -194,3 +210,18 @@ func (w *worker) threatened(pos *movegen.Position) bool {
 	q.Side = q.Side.Other()
 	return w.v.HasCapture(&q)
 }
+
+// futilityMargin is how far above beta, per ply of depth, a static score
+// must stand for reverse futility pruning.
+const futilityMargin = 80
+
+// lmrTable[depth][index] is the late-move reduction of the log-shaped
+// scheme: at least one ply, growing with log(depth)*log(index).
+var lmrTable = func() (t [64][64]int) {
+	for d := 1; d < 64; d++ {
+		for i := 1; i < 64; i++ {
+			t[d][i] = max(1, int(0.5+math.Log(float64(d))*math.Log(float64(i))/2.0))
+		}
+	}
+	return t
+}()

@@ -26,7 +26,7 @@ func (w *worker) orderMoves(ply int, moves []movegen.Move, ttKey uint32) {
 			s = orderTT
 		case m.IsCapture():
 			c := m.Captured()
-			s = orderCapture + int32(c.Count())<<8 + int32((c & kings).Count())<<4
+			s = orderCapture + int32(c.Count())<<8 + int32((c&kings).Count())<<4
 		case m == f.killers[0]:
 			s = orderKiller1
 		case m == f.killers[1]:

@@ -73,6 +73,12 @@ type Features struct {
 	SingleReply  bool
 	ThreatSearch bool
 	Aspiration   bool
+	// LogLMR reduces more the later the move and the deeper the node
+	// (log(depth)*log(index)), instead of LMR's one or two plies.
+	LogLMR bool
+	// Futility: at shallow non-PV nodes without captures or threats, a
+	// static score far above beta is returned without searching.
+	Futility bool
 }
 
 // DefaultFeatures are the search parts in use.

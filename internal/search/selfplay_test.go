@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
@@ -36,7 +37,17 @@ func TestSelfPlayFeatures(t *testing.T) {
 	if n, err := strconv.ParseInt(os.Getenv("RIO_SELFPLAY_NODES"), 10, 64); err == nil && n > 0 {
 		nodes = n
 	}
+	// RIO_SELFPLAY_MOVETIME (milliseconds) plays at a fixed time per move
+	// instead, so that a feature's cost in speed counts too.
+	var movetime time.Duration
+	if ms, err := strconv.Atoi(os.Getenv("RIO_SELFPLAY_MOVETIME")); err == nil && ms > 0 {
+		movetime, nodes = time.Duration(ms)*time.Millisecond, 0
+	}
+	// Features in use are measured by switching them off; candidates by
+	// switching them on (RIO_SELFPLAY_FEATURE=+LogLMR).
 	without := map[string]func(*Features){
+		"+LogLMR":      func(f *Features) { f.LogLMR = true },
+		"+Futility":    func(f *Features) { f.Futility = true },
 		"LMR":          func(f *Features) { f.LMR = false },
 		"SingleReply":  func(f *Features) { f.SingleReply = false },
 		"ThreatSearch": func(f *Features) { f.ThreatSearch = false },
@@ -47,15 +58,24 @@ func TestSelfPlayFeatures(t *testing.T) {
 		if only != "" && only != name {
 			continue
 		}
-		b := DefaultFeatures
-		off(&b)
+		a, b := DefaultFeatures, DefaultFeatures
+		label := "with vs without " + name
+		if strings.HasPrefix(name, "+") {
+			off(&a) // a tries the candidate, b is the default
+			label = "with vs without " + name[1:]
+		} else {
+			off(&b)
+		}
+		if only == "" && strings.HasPrefix(name, "+") {
+			continue // candidates only on request
+		}
 		var total matchScore
 		for _, v := range []*movegen.Variant{movegen.Brazilian, movegen.Russian} {
-			s := selfPlay(t, v, loadOpenings(t, v, openings), DefaultFeatures, b, nodes)
+			s := selfPlay(t, v, loadOpenings(t, v, openings), a, b, nodes, movetime)
 			total.add(s)
-			t.Logf("%s, with vs without %s: %s", v.Name, name, s)
+			t.Logf("%s, %s: %s", v.Name, label, s)
 		}
-		t.Logf("TOTAL with vs without %s: %s", name, total)
+		t.Logf("TOTAL %s: %s", label, total)
 	}
 }
 
@@ -108,7 +128,7 @@ func (m matchScore) String() string {
 }
 
 // selfPlay plays every opening twice, a playing White then Black.
-func selfPlay(t *testing.T, v *movegen.Variant, openings []string, a, b Features, nodes int64) matchScore {
+func selfPlay(t *testing.T, v *movegen.Variant, openings []string, a, b Features, nodes int64, movetime time.Duration) matchScore {
 	var mu sync.Mutex
 	var total matchScore
 	var wg sync.WaitGroup
@@ -119,7 +139,7 @@ func selfPlay(t *testing.T, v *movegen.Variant, openings []string, a, b Features
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				r := playGame(t, v, fen, a, b, aWhite, nodes)
+				r := playGame(t, v, fen, a, b, aWhite, Limits{Nodes: nodes, MoveTime: movetime})
 				mu.Lock()
 				defer mu.Unlock()
 				switch {
@@ -137,7 +157,7 @@ func selfPlay(t *testing.T, v *movegen.Variant, openings []string, a, b Features
 	return total
 }
 
-func playGame(t *testing.T, v *movegen.Variant, fen string, a, b Features, aWhite bool, nodes int64) game.Result {
+func playGame(t *testing.T, v *movegen.Variant, fen string, a, b Features, aWhite bool, lim Limits) game.Result {
 	p, err := v.ParsePosition(fen)
 	if err != nil {
 		t.Error(err)
@@ -154,7 +174,7 @@ func playGame(t *testing.T, v *movegen.Variant, fen string, a, b Features, aWhit
 		if (g.Position().Side == movegen.White) == aWhite {
 			e = ea
 		}
-		res := e.Run(context.Background(), g, Limits{Nodes: nodes}, Options{Threads: 1}, nil)
+		res := e.Run(context.Background(), g, lim, Options{Threads: 1}, nil)
 		if err := g.Play(res.Move); err != nil {
 			t.Errorf("%s: %v", fen, err)
 			return game.Ongoing

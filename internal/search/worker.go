@@ -1,6 +1,7 @@
 package search
 
 import (
+	"runtime"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -188,8 +189,11 @@ func (w *worker) enough(depth int) bool {
 	return false
 }
 
-// poll checks the stop flag, the clock and the node limit.
+// poll checks the stop flag, the clock and the node limit. It also yields
+// the processor: when the threads fill every P, the goroutine reading the
+// GUI's "stop" would otherwise wait for the runtime's 10 ms preemption.
 func (w *worker) poll() {
+	runtime.Gosched()
 	w.nodesPublished.Store(w.nodes)
 	s := w.s
 	if w.completed == 0 && w.id == 0 {
