@@ -37,29 +37,3 @@ func TestBudget(t *testing.T) {
 		t.Error("infinite wins over move-time")
 	}
 }
-
-// TestClockGame plays 60 moves at 10 s + 0.1 s and checks that the clock
-// never falls.
-func TestClockGame(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plays a timed game")
-	}
-	g := newGame(t, DefaultVariantForTests, "startpos")
-	e := NewEngine(16, testLogger)
-	left := 10 * time.Second
-	inc := 100 * time.Millisecond
-	for move := 0; move < 60; move++ {
-		if g.Outcome().Result != 0 {
-			break
-		}
-		t0 := time.Now()
-		res := e.Run(t.Context(), g, Limits{HasClock: true, Time: left, Inc: inc}, Options{Threads: 1}, nil)
-		used := time.Since(t0)
-		left += inc - used
-		if left < 0 {
-			t.Fatalf("move %d: flag fell (%v over)", move+1, -left)
-		}
-		g.Play(res.Move)
-	}
-	t.Logf("clock left after 60 moves: %v", left)
-}

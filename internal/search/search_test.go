@@ -220,8 +220,3 @@ func TestMultiPV(t *testing.T) {
 		seen[i.PV[0]] = true
 	}
 }
-
-var (
-	DefaultVariantForTests = movegen.Brazilian
-	testLogger             = zerolog.Nop()
-)
