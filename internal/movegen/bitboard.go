@@ -62,19 +62,9 @@ var (
 	// squareAt maps a board row and file to a square, or NoSquare for a
 	// light square.
 	squareAt [8][8]Square
-	// neighbour[d][s] is the next square from s in direction d, or NoSquare.
-	neighbour [4][35]Square
 	// ray[d][s] holds every square from s (exclusive) to the board edge in
 	// direction d.
 	ray [4][35]Bitboard
-	// jumpOver[d][s] and jumpLand[d][s] are the square a man on s jumps
-	// over and the square it lands on in direction d (both empty when the
-	// jump leaves the board); landSquare[d][s] is the landing square.
-	jumpOver   [4][35]Bitboard
-	jumpLand   [4][35]Bitboard
-	landSquare [4][35]Square
-	// adjacent[s] holds the diagonal neighbours of s.
-	adjacent [64]Bitboard
 )
 
 // stdSquare returns the square of STD number n (1..32).
@@ -104,40 +94,18 @@ func init() {
 	dr := [4]int{-1, -1, 1, 1}
 	df := [4]int{-1, 1, -1, 1}
 	for s := Square(0); s < 35; s++ {
-		for d := range 4 {
-			neighbour[d][s] = NoSquare
-		}
 		if !Valid.Has(s) {
 			continue
 		}
 		for d := range 4 {
 			r, f := int(squareRow[s]), int(squareFile[s])
-			first := true
 			for {
 				r, f = r+dr[d], f+df[d]
 				if r < 0 || r > 7 || f < 0 || f > 7 {
 					break
 				}
-				t := squareAt[r][f]
-				if first {
-					neighbour[d][s] = t
-					first = false
-				}
-				ray[d][s] |= t.Bit()
+				ray[d][s] |= squareAt[r][f].Bit()
 			}
-		}
-	}
-	for s := Square(0); s < 35; s++ {
-		for d := range 4 {
-			landSquare[d][s] = NoSquare
-			over := neighbour[d][s]
-			if over == NoSquare || neighbour[d][over] == NoSquare {
-				continue
-			}
-			adjacent[s] |= over.Bit()
-			jumpOver[d][s] = over.Bit()
-			jumpLand[d][s] = neighbour[d][over].Bit()
-			landSquare[d][s] = neighbour[d][over]
 		}
 	}
 }

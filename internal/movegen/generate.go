@@ -1,5 +1,7 @@
 package movegen
 
+import "math/bits"
+
 // MaxMoves is a capacity for move buffers that no legal position is known
 // to exceed; generation still appends correctly past it (allocating).
 const MaxMoves = 256
@@ -10,70 +12,79 @@ const MaxMoves = 256
 // once.
 func (v *Variant) Generate(p *Position, buf []Move) []Move {
 	buf = buf[:0]
-	us := p.Side
-	opp, empty := p.Pieces[us^1], p.Empty()
-	ul, ur, dl, dr := jumpSources(p.Pieces[us]&^p.Kings, opp, empty, &v.manCapMask[us])
-	jumpers := ul | ur | dl | dr
-	if p.Kings&p.Pieces[us] == 0 {
-		switch {
-		case jumpers == 0:
-			return appendQuiet(p, buf)
-		case v.simpleJumps(p, ul, ur, dl, dr, opp, empty):
-			return v.appendSimple(p, ul, ur, dl, dr, opp, empty, buf)
+	us := p.Side & 1
+	own, opp, kings := p.Pieces[us], p.Pieces[us^1], p.Kings
+	empty := Valid &^ (own | opp)
+	men := own &^ kings
+	jul, jur, jdl, jdr := jumpFrom(opp, empty, &v.manCapMask[us])
+	jumpers := jul | jur | jdl | jdr
+	if men&jumpers == 0 {
+		if own&kings == 0 {
+			return appendManSteps(us, men, empty, buf)
 		}
-		return v.appendCaptures(p, [4]Bitboard{ul, ur, dl, dr}, buf)
+		if !kingCanCapture(own&kings, opp, empty) {
+			return appendQuiet(us, men, own&kings, empty, buf)
+		}
+	} else if own&kings == 0 && !v.goesOn(us, men&jul, men&jur, men&jdl, men&jdr, jumpers) {
+		return v.appendSimple(us, men&jul, men&jur, men&jdl, men&jdr, opp&kings, empty, buf)
 	}
-	if jumpers != 0 || kingCanCapture(p) {
-		return v.appendCaptures(p, [4]Bitboard{ul, ur, dl, dr}, buf)
-	}
-	return appendQuiet(p, buf)
+	return v.appendCaptures(p, men&jul, men&jur, men&jdl, men&jdr, buf)
 }
 
 // CountMoves returns len(Generate(p)), counting instead of listing where it
 // can (bulk counting at perft's last ply); scratch is used where it cannot.
 func (v *Variant) CountMoves(p *Position, scratch []Move) int {
-	us := p.Side
-	opp, empty := p.Pieces[us^1], p.Empty()
-	ul, ur, dl, dr := jumpSources(p.Pieces[us]&^p.Kings, opp, empty, &v.manCapMask[us])
-	jumpers := ul | ur | dl | dr
-	if p.Kings&p.Pieces[us] == 0 {
-		switch {
-		case jumpers == 0:
-			return countQuiet(p)
-		case v.simpleJumps(p, ul, ur, dl, dr, opp, empty):
-			return v.countSimple(p, ul, ur, dl, dr, opp, empty)
+	us := p.Side & 1
+	own, opp, kings := p.Pieces[us], p.Pieces[us^1], p.Kings
+	if own&kings != 0 {
+		return v.countSlow(p, scratch)
+	}
+	empty := Valid &^ (own | opp)
+	jul, jur, jdl, jdr := jumpFrom(opp, empty, &v.manCapMask[us])
+	ul, ur, dl, dr := own&jul, own&jur, own&jdl, own&jdr
+	switch {
+	case ul|ur|dl|dr == 0:
+		return countManSteps(us, own, empty)
+	case !v.goesOn(us, ul, ur, dl, dr, jul|jur|jdl|jdr):
+		if v.Precedence == MostPiecesThenKings && opp&kings != 0 {
+			ul, ur, dl, dr = v.preferKings(us, ul, ur, dl, dr, opp&kings, empty)
 		}
-		return len(v.appendCaptures(p, [4]Bitboard{ul, ur, dl, dr}, scratch[:0]))
+		return countJumps(ul, ur, dl, dr)
 	}
-	if jumpers != 0 || kingCanCapture(p) {
-		return len(v.appendCaptures(p, [4]Bitboard{ul, ur, dl, dr}, scratch[:0]))
+	if n, ok := v.countManCaptures(p, ul, ur, dl, dr); ok {
+		return n
 	}
-	return countQuiet(p)
+	return v.countSlow(p, scratch)
+}
+
+// countSlow is CountMoves by the full capture search where one may be
+// needed: for a side that has kings, or a man that can take four pieces or
+// become a king and go on (see manCounter). It is kept apart so that the
+// common cases stay small.
+func (v *Variant) countSlow(p *Position, scratch []Move) int {
+	us := p.Side & 1
+	own, opp, kings := p.Pieces[us], p.Pieces[us^1], p.Kings
+	empty := Valid &^ (own | opp)
+	men := own &^ kings
+	ul, ur, dl, dr := jumpSources(men, opp, empty, &v.manCapMask[us])
+	if ul|ur|dl|dr == 0 && !kingCanCapture(own&kings, opp, empty) {
+		return countManSteps(us, men, empty) + countKingSlides(own&kings, empty)
+	}
+	return len(v.appendCaptures(p, ul, ur, dl, dr, scratch[:0]))
 }
 
 // HasCapture reports whether the side to move has a capture (and so must
 // capture).
 func (v *Variant) HasCapture(p *Position) bool {
-	us := p.Side
-	opp := p.Pieces[us.Other()]
-	empty := p.Empty()
-	men := p.Men(us)
-	for _, d := range v.manCapDirs[us] {
-		if shift(shift(men, d)&opp, d)&empty != 0 {
-			return true
-		}
-	}
-	return kingCanCapture(p)
+	us := p.Side & 1
+	own, opp, kings := p.Pieces[us], p.Pieces[us^1], p.Kings
+	empty := Valid &^ (own | opp)
+	ul, ur, dl, dr := jumpSources(own&^kings, opp, empty, &v.manCapMask[us])
+	return ul|ur|dl|dr != 0 || own&kings != 0 && kingCanCapture(own&kings, opp, empty)
 }
 
-// kingCanCapture reports whether a king of the side to move can capture.
-func kingCanCapture(p *Position) bool {
-	kings := p.KingsOf(p.Side)
-	if kings == 0 {
-		return false
-	}
-	opp := p.Pieces[p.Side.Other()]
-	empty := p.Empty()
+// kingCanCapture reports whether one of kings can capture.
+func kingCanCapture(kings, opp, empty Bitboard) bool {
 	for d := UpLeft; d <= DownRight; d++ {
 		// Every square a king reaches along free squares in direction d,
 		// then the step over an enemy piece onto a free square.
@@ -89,39 +100,45 @@ func kingCanCapture(p *Position) bool {
 	return false
 }
 
-// appendQuiet appends the non-capturing moves of p.
-func appendQuiet(p *Position, buf []Move) []Move {
-	us := p.Side
-	empty := p.Empty()
-	men := p.Men(us)
-	promo := promotionRow(us)
-	// Men: one step forward; the shift tells where each move came from.
-	if us == White {
-		for t := (men >> 5) & empty; t != 0; t &= t - 1 {
-			to := t.First()
-			buf = append(buf, NewMove(to+5, to, 0, promo.Has(to)))
-		}
-		for t := (men >> 4) & empty; t != 0; t &= t - 1 {
-			to := t.First()
-			buf = append(buf, NewMove(to+4, to, 0, promo.Has(to)))
-		}
-	} else {
-		for t := (men << 4) & empty; t != 0; t &= t - 1 {
-			to := t.First()
-			buf = append(buf, NewMove(to-4, to, 0, promo.Has(to)))
-		}
-		for t := (men << 5) & empty; t != 0; t &= t - 1 {
-			to := t.First()
-			buf = append(buf, NewMove(to-5, to, 0, promo.Has(to)))
-		}
-	}
-	for k := p.KingsOf(us); k != 0; k &= k - 1 {
-		from := k.First()
+// appendQuiet appends the non-capturing moves of the side us, whose men
+// and kings are given.
+func appendQuiet(us Color, men, kings, empty Bitboard, buf []Move) []Move {
+	buf = appendManSteps(us, men, empty, buf)
+	for ; kings != 0; kings &= kings - 1 {
+		from := kings.First()
 		for d := UpLeft; d <= DownRight; d++ {
 			for t := kingSlide(from, d, empty); t != 0; t &= t - 1 {
 				buf = append(buf, NewMove(from, t.First(), 0, false))
 			}
 		}
+	}
+	return buf
+}
+
+// appendManSteps appends the one-step moves of the men of side us.
+func appendManSteps(us Color, men, empty Bitboard, buf []Move) []Move {
+	// One step forward; the shift tells where each move came from.
+	if us == White {
+		buf = appendSteps(buf, (men>>5)&empty, 5, Row0)
+		return appendSteps(buf, (men>>4)&empty, 4, Row0)
+	}
+	buf = appendSteps(buf, (men<<4)&empty, -4, Row7)
+	return appendSteps(buf, (men<<5)&empty, -5, Row7)
+}
+
+// appendSteps appends the moves of men onto the squares of to, each coming
+// from delta bits further on; those onto promo promote.
+func appendSteps(buf []Move, to Bitboard, delta int, promo Bitboard) []Move {
+	// A move onto square t from t+delta packs as t<<48 | (t+delta)<<40:
+	// one multiplication puts t in both fields, an addition adjusts from
+	// (t+delta is a square, so nothing borrows across the fields).
+	const both = 1<<moveToShift | 1<<moveFromShift
+	base := Move(delta) << moveFromShift
+	for t := to &^ promo; t != 0; t &= t - 1 {
+		buf = append(buf, Move(t.First())*both+base)
+	}
+	for t := to & promo; t != 0; t &= t - 1 {
+		buf = append(buf, Move(t.First())*both+base|movePromotes)
 	}
 	return buf
 }
@@ -136,23 +153,23 @@ func kingSlide(s Square, d Direction, empty Bitboard) Bitboard {
 	return r
 }
 
-// countQuiet returns the number of non-capturing moves of p.
-func countQuiet(p *Position) int {
-	us := p.Side
-	empty := p.Empty()
-	men := p.Men(us)
-	var n int
+// countManSteps returns the number of one-step moves of the men of side us.
+func countManSteps(us Color, men, empty Bitboard) int {
+	// The two directions' moves go into one word for a single population
+	// count: counted by their start squares, a man stepping up-left stands
+	// on bits 5-34 and one stepping up-right on bits 4-34 (white); a black
+	// man steps from bits 0-30 and 0-29.
 	if us == White {
-		n = ((men >> 5) & empty).Count() + ((men >> 4) & empty).Count()
-	} else {
-		n = ((men << 4) & empty).Count() + ((men << 5) & empty).Count()
+		return bits.OnesCount64(uint64(men&(empty<<5)>>5 | men&(empty<<4)>>4<<30))
 	}
-	kings := p.KingsOf(us)
-	if kings == 0 {
-		return n
-	}
+	return bits.OnesCount64(uint64(men&(empty>>4) | men&(empty>>5)<<31))
+}
+
+// countKingSlides returns the number of non-capturing moves of kings.
+func countKingSlides(kings, empty Bitboard) int {
 	// Flood every king at once, one direction at a time: two kings on one
 	// line block each other, so no square is counted twice for a direction.
+	var n int
 	for d := UpLeft; d <= DownRight; d++ {
 		for f := shift(kings, d) & empty; f != 0; f = shift(f, d) & empty {
 			n += f.Count()

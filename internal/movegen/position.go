@@ -86,37 +86,42 @@ func (p Position) Play(m Move) Position {
 // p itself). Hot loops give each ply its own slot: copy-make without a
 // separate copy, every field of q written once.
 func (p *Position) PlayInto(m Move, q *Position) {
-	from, to, captured := m.From(), m.To(), m.Captured()
-	us := int(p.Side & 1)
-	them := us ^ 1
-	own, opp, kings := p.Pieces[us], p.Pieces[them], p.Kings
+	us := uint(p.Side & 1)
+	own, opp, kings := p.Pieces[us], p.Pieces[us^1], p.Kings
+	from, to := m.From(), m.To()
 	fromBit, toBit := from.Bit(), to.Bit()
 
-	// The piece's kind before and after (man or king); clear, then set: a
-	// king's capture may end on its start square.
-	isKing := int(kings>>from) & 1
-	kind := us | isKing<<1
-	if isKing != 0 || m.Promotes() {
+	// zobristPiece's index: kind<<6 | square, the kind being the colour,
+	// plus 2 for a king; the piece may promote on arriving.
+	fromKey, toKey := us<<6|uint(from), us<<6|uint(to)
+	if kings&fromBit != 0 {
+		fromKey |= 2 << 6
+		toKey |= 2 << 6
 		kings = kings&^fromBit | toBit
+	} else if m&movePromotes != 0 {
+		toKey |= 2 << 6
+		kings |= toBit
 	}
-	h := p.Hash ^ zobristBlack ^ zobristKey(kind, from) ^ zobristKey(kind|int(m>>55)&2, to)
+	h := p.Hash ^ zobristBlack ^ zobristPiece[fromKey&255] ^ zobristPiece[toKey&255]
+	// Clear, then set (here and for kings above): a king's capture may
+	// end on its start square.
 	own = own&^fromBit | toBit
-
-	if captured != 0 {
+	if captured := m.Captured(); captured != 0 {
+		them := (us ^ 1) << 6
 		for b := captured &^ kings; b != 0; b &= b - 1 {
-			h ^= zobristKey(them, b.First())
+			h ^= zobristPiece[(them|uint(b.First()))&255]
 		}
 		for b := captured & kings; b != 0; b &= b - 1 {
-			h ^= zobristKey(them|2, b.First())
+			h ^= zobristPiece[(them|2<<6|uint(b.First()))&255]
 		}
 		opp &^= captured
 		kings &^= captured
 	}
-	q.Pieces[us&1] = own
-	q.Pieces[them&1] = opp
+	q.Pieces[us] = own
+	q.Pieces[us^1] = opp
 	q.Kings = kings
 	q.Hash = h
-	q.Side = Color(them)
+	q.Side = Color(us ^ 1)
 }
 
 // Flip returns the colour-flipped twin of p: the board turned 180 degrees,
