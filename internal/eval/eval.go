@@ -130,7 +130,8 @@ func (m *model) side(own, opp, kings, occupied movegen.Bitboard) int {
 		s += d * w.Balance
 	}
 	if oppKings == 0 {
-		for b := men; b != 0; b &= b - 1 {
+		// Only men near promotion can be runaways (Runaway is zero beyond).
+		for b := men & runawayRows; b != 0; b &= b - 1 {
 			sq := b.First()
 			if cone[sq]&opp == 0 {
 				s += w.Runaway[rowsToGo[sq]]

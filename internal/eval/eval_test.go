@@ -76,3 +76,13 @@ func BenchmarkEvaluate(b *testing.B) {
 		n += Evaluate(v, &p)
 	}
 }
+
+func TestRunawayRowsMask(t *testing.T) {
+	for n := 1; n <= 32; n++ {
+		sq := movegen.STD.Square(n)
+		in := runawayRows.Has(sq)
+		if want := standard.Runaway[rowsToGo[sq]] != 0 || portuguese.w.Runaway[rowsToGo[sq]] != 0; in != want {
+			t.Errorf("square %d (row %d): in mask %v, runaway weight nonzero %v", n, movegen.Row(sq), in, want)
+		}
+	}
+}

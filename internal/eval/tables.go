@@ -15,6 +15,9 @@ var (
 	leftHalf movegen.Bitboard
 	// golden holds the back-row squares c1 and e1 that guard the most.
 	golden movegen.Bitboard
+	// runawayRows holds rows 1-4 (from the top), where a free man may be a
+	// runaway.
+	runawayRows movegen.Bitboard = 0xF<<4 | 0xF<<9 | 0xF<<13 | 0xF<<18
 	// longDiagonal is a1-h8.
 	longDiagonal = movegen.LongDiagonal
 )

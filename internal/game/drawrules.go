@@ -58,17 +58,21 @@ var longDiagonal = func() movegen.Bitboard {
 }()
 
 // CountRule is one automatic move-count draw rule. Its counter runs while
-// Applies holds (from the position where it started to hold, or, when
-// Starts is set, from the first position where Starts also holds); a move
-// with an event in ResetOn sets it back to zero; when it reaches Plies the
-// game is drawn.
+// its conditions hold (from the position where they started to hold, or,
+// when Starts is set, from the first position where Starts also holds); a
+// move with an event in ResetOn sets it back to zero; when it reaches Plies
+// the game is drawn.
 type CountRule struct {
 	// Name says which rule and where it comes from; it is the draw reason.
 	Name  string
 	Plies int
-	// Applies is the rule's condition on the position after each move.
-	Applies func(m Material, p *movegen.Position) bool
-	// Starts, when set, must also hold for the count to begin.
+	// Applies is the rule's condition on the material. It can change only
+	// with a capture or a promotion, so it is not asked after other moves.
+	Applies func(m Material) bool
+	// Where, when set, is a condition on where pieces stand that must hold
+	// too, checked after every move.
+	Where func(m Material, p *movegen.Position) bool
+	// Starts, when set, must hold once for the count to begin.
 	Starts  func(m Material, p *movegen.Position) bool
 	ResetOn Event
 	// NeedsKings says the rule can only apply while some king is on the
@@ -84,7 +88,37 @@ type DrawRules struct {
 	// must occur for a draw.
 	Repetitions int
 	Count       []CountRule
+
+	// Derived at start-up for Advance's common case. kingsOnly: every rule
+	// needs a king on the board. plain: the rules that need no look at the
+	// position after a move that leaves the material as it was (no Where,
+	// no Starts), with their reset events and limits side by side.
+	kingsOnly bool
+	plain     uint8
+	resetOn   [maxRules]Event
+	plies     [maxRules]int16
 }
+
+func init() {
+	for _, r := range []*DrawRules{&fmjd64, &fpd} {
+		r.kingsOnly = true
+		for i, rule := range r.Count {
+			r.kingsOnly = r.kingsOnly && rule.NeedsKings
+			if rule.Where == nil && rule.Starts == nil {
+				r.plain |= 1 << i
+			}
+			r.resetOn[i], r.plies[i] = rule.ResetOn, int16(rule.Plies)
+		}
+	}
+}
+
+// idle are the counters of a table none of whose rules counts.
+var idle = func() (c Counters) {
+	for i := range c {
+		c[i] = notCounting
+	}
+	return c
+}()
 
 // fmjd64 are the rules of brazilian and russian: FMJD Section-64 rules
 // 7.2.3-7.2.8 as lidraughts applies them to both (shared/spec/rules.md).
@@ -98,7 +132,7 @@ var fmjd64 = DrawRules{
 		{
 			Name:  "2 pieces or fewer against a lone king for 5 moves (FMJD-64 7.2.8)",
 			Plies: 10,
-			Applies: func(m Material, _ *movegen.Position) bool {
+			Applies: func(m Material) bool {
 				weak, ok := m.loneKing()
 				return ok && m.Pieces(weak.Other()) <= 2
 			},
@@ -107,16 +141,20 @@ var fmjd64 = DrawRules{
 		{
 			Name:  "3 pieces against a lone king on the long diagonal for 5 moves (FMJD-64 7.2.7)",
 			Plies: 10,
-			Applies: func(m Material, p *movegen.Position) bool {
+			Applies: func(m Material) bool {
 				weak, ok := m.loneKing()
-				return ok && m.Pieces(weak.Other()) == 3 && p.Pieces[weak]&longDiagonal != 0
+				return ok && m.Pieces(weak.Other()) == 3
+			},
+			Where: func(m Material, p *movegen.Position) bool {
+				weak, _ := m.loneKing()
+				return p.Pieces[weak]&longDiagonal != 0
 			},
 			NeedsKings: true,
 		},
 		{
 			Name:  "3 or more kings against a lone king for 15 moves (FMJD-64 7.2.4)",
 			Plies: 30,
-			Applies: func(m Material, _ *movegen.Position) bool {
+			Applies: func(m Material) bool {
 				weak, ok := m.loneKing()
 				strong := weak.Other()
 				return ok && m.Kings[strong] >= 3 && m.Men[strong] == 0
@@ -126,7 +164,7 @@ var fmjd64 = DrawRules{
 		{
 			Name:  "balance unchanged for 30 moves with 4-5 pieces (FMJD-64 7.2.6)",
 			Plies: 60,
-			Applies: func(m Material, _ *movegen.Position) bool {
+			Applies: func(m Material) bool {
 				return m.Kings[0] > 0 && m.Kings[1] > 0 && m.Total() >= 4 && m.Total() <= 5
 			},
 			ResetOn:    Capture | Promotion,
@@ -135,7 +173,7 @@ var fmjd64 = DrawRules{
 		{
 			Name:  "balance unchanged for 60 moves with 6-7 pieces (FMJD-64 7.2.6)",
 			Plies: 120,
-			Applies: func(m Material, _ *movegen.Position) bool {
+			Applies: func(m Material) bool {
 				return m.Kings[0] > 0 && m.Kings[1] > 0 && m.Total() >= 6 && m.Total() <= 7
 			},
 			ResetOn:    Capture | Promotion,
@@ -144,7 +182,7 @@ var fmjd64 = DrawRules{
 		{
 			Name:  "15 moves with kings only (FMJD-64 7.2.5)",
 			Plies: 30,
-			Applies: func(m Material, _ *movegen.Position) bool {
+			Applies: func(m Material) bool {
 				return m.Kings[0] > 0 && m.Kings[1] > 0
 			},
 			ResetOn:    Capture | ManMove,
@@ -161,13 +199,13 @@ var fpd = DrawRules{
 		{
 			Name:    "20 moves without a man move or a capture (FPD)",
 			Plies:   40,
-			Applies: func(Material, *movegen.Position) bool { return true },
+			Applies: func(Material) bool { return true },
 			ResetOn: Capture | ManMove,
 		},
 		{
 			Name:  "3 kings against 1 king not won within 12 moves of a king on the rio (FPD)",
 			Plies: 24,
-			Applies: func(m Material, _ *movegen.Position) bool {
+			Applies: func(m Material) bool {
 				return m.Men == [2]int{} && (m.Kings == [2]int{3, 1} || m.Kings == [2]int{1, 3})
 			},
 			Starts: func(m Material, p *movegen.Position) bool {
@@ -194,26 +232,53 @@ func RulesOf(v *movegen.Variant) *DrawRules {
 const maxRules = 8
 
 // Counters holds one counter per rule of a table: plies counted, or
-// notCounting. It is a small value: the search keeps one per ply.
+// notCounting, or waiting (the material fits, where the pieces stand or
+// the start condition does not yet). It is a small value: the search keeps
+// one per ply.
 type Counters [maxRules]int16
 
-const notCounting = -1
+const (
+	notCounting = -1
+	waiting     = -2
+)
+
+// Counting reports whether rule i is counting.
+func (c Counters) Counting(i int) bool { return c[i] >= 0 }
 
 // startCounters returns the counters for a game starting at p.
 func (r *DrawRules) startCounters(p *movegen.Position) Counters {
-	var c Counters
+	c := idle
 	m := MaterialOf(p)
-	for i := range c {
-		c[i] = notCounting
-		if i < len(r.Count) && r.holds(&r.Count[i], m, p) {
-			c[i] = 0
-		}
+	for i := range r.Count {
+		c[i] = r.Count[i].step(notCounting, 0, true, m, p)
 	}
 	return c
 }
 
-func (r *DrawRules) holds(rule *CountRule, m Material, p *movegen.Position) bool {
-	return rule.Applies(m, p) && (rule.Starts == nil || rule.Starts(m, p))
+// step returns a rule's new state after a move with event e that led to p
+// (m is p's material; materialChanged says whether the move captured or
+// promoted).
+func (rule *CountRule) step(state int16, e Event, materialChanged bool, m Material, p *movegen.Position) int16 {
+	if materialChanged {
+		if !rule.Applies(m) {
+			return notCounting
+		}
+		if state == notCounting {
+			state = waiting
+		}
+	} else if state == notCounting {
+		return notCounting // the material still does not fit
+	}
+	if rule.Where != nil && !rule.Where(m, p) {
+		return waiting
+	}
+	if state == waiting || e&rule.ResetOn != 0 {
+		if rule.Starts != nil && !rule.Starts(m, p) {
+			return waiting
+		}
+		return 0
+	}
+	return state + 1
 }
 
 // EventOf returns what the legal move mv does in p.
@@ -232,34 +297,40 @@ func EventOf(p *movegen.Position, mv movegen.Move) Event {
 }
 
 // Advance returns the counters after a move with event e that led to
-// next, and the first rule (index) that draws there, or -1.
+// next, and the first rule (index) that draws there, or -1. Most moves
+// (no capture, no promotion) leave the material as it was: rules are then
+// only counted on or reset, and only the placement and start conditions
+// are looked at again.
 func (r *DrawRules) Advance(c Counters, e Event, next *movegen.Position) (Counters, int) {
-	var m Material
-	if next.Kings != 0 {
-		m = MaterialOf(next)
+	if next.Kings == 0 && r.kingsOnly {
+		return idle, -1 // most of a search: no king, no rule
 	}
+	materialChanged := e&(Capture|Promotion) != 0
+	var m Material
+	haveMaterial := false
 	drawn := -1
 	for i := range r.Count {
-		rule := &r.Count[i]
-		if rule.NeedsKings && next.Kings == 0 {
-			c[i] = notCounting
-			continue
-		}
-		if next.Kings == 0 && m == (Material{}) {
-			m = MaterialOf(next)
-		}
 		switch {
-		case !rule.Applies(m, next):
-			c[i] = notCounting
-		case c[i] == notCounting || e&rule.ResetOn != 0:
-			c[i] = notCounting
-			if rule.Starts == nil || rule.Starts(m, next) {
-				c[i] = 0
+		case !materialChanged && r.plain&(1<<i) != 0:
+			// The material is as it was: count on, reset, or stay idle. A
+			// king is still on the board (a move cannot remove the last
+			// king without capturing it).
+			if c[i] >= 0 {
+				if e&r.resetOn[i] != 0 {
+					c[i] = 0
+				} else {
+					c[i]++
+				}
 			}
+		case r.Count[i].NeedsKings && next.Kings == 0:
+			c[i] = notCounting
 		default:
-			c[i]++
+			if !haveMaterial {
+				m, haveMaterial = MaterialOf(next), true
+			}
+			c[i] = r.Count[i].step(c[i], e, materialChanged, m, next)
 		}
-		if c[i] >= int16(rule.Plies) && drawn < 0 {
+		if c[i] >= r.plies[i] && drawn < 0 {
 			drawn = i
 		}
 	}
@@ -272,7 +343,7 @@ func (r *DrawRules) Advance(c Counters, e Event, next *movegen.Position) (Counte
 func (r *DrawRules) PliesLeft(c Counters) int {
 	left := 1 << 20
 	for i := range r.Count {
-		if c[i] != notCounting {
+		if c[i] >= 0 {
 			left = min(left, r.Count[i].Plies-int(c[i]))
 		}
 	}

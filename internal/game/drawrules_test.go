@@ -176,14 +176,14 @@ func TestPortugueseThreeKingsCountFromTheRio(t *testing.T) {
 	if !strings.Contains(g.rules.Count[rule].Name, "rio") {
 		t.Fatal("rule table order changed")
 	}
-	if c := g.Counters(); c[rule] != notCounting {
+	if c := g.Counters(); c.Counting(rule) {
 		t.Fatalf("counting before a king reached the rio: %d", c[rule])
 	}
 	// Put a white king on the rio (square 10 is on it).
 	if _, err := g.PlayText("2-6"); err != nil {
 		t.Fatal(err)
 	}
-	if c := g.Counters(); c[rule] != notCounting {
+	if c := g.Counters(); c.Counting(rule) {
 		t.Fatalf("counting without a king on the rio: %d", c[rule])
 	}
 	if _, err := g.PlayText("31-27"); err != nil {
@@ -360,4 +360,67 @@ func BenchmarkHistoryRepetitions(b *testing.B) {
 		n += h.Repetitions()
 	}
 	_ = n
+}
+
+// TestAdvanceShortcutMatchesFullEvaluation: over random games with kings,
+// the counters Advance keeps equal those of a plain evaluation of every
+// rule after every move.
+func TestAdvanceShortcutMatchesFullEvaluation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	var buf [movegen.MaxMoves]movegen.Move
+	for _, v := range movegen.Variants {
+		r := RulesOf(v)
+		for range 300 {
+			p, _ := v.ParseFEN("W:WK29,K30,21,22,23:BK3,K4,10,11,12")
+			if v == movegen.Portuguese {
+				p, _ = v.ParseFEN("W:WK4,K3,10,11,12:BK29,K30,21,22,23")
+			}
+			c := r.startCounters(&p)
+			full := c
+			for ply := 0; ply < 80; ply++ {
+				moves := v.Generate(&p, buf[:0])
+				if len(moves) == 0 {
+					break
+				}
+				m := moves[rng.IntN(len(moves))]
+				e := EventOf(&p, m)
+				p = p.Play(m)
+				c, _ = r.Advance(c, e, &p)
+				full = fullAdvance(r, full, e, &p)
+				if normalized(c) != full {
+					t.Fatalf("%s %s: shortcut counters %v, full %v", v.Name, v.FormatFEN(&p, false), c, full)
+				}
+			}
+		}
+	}
+}
+
+// fullAdvance is the rules' plain reading: after every move, every
+// condition is looked at again.
+func fullAdvance(r *DrawRules, c Counters, e Event, next *movegen.Position) Counters {
+	m := MaterialOf(next)
+	for i := range r.Count {
+		rule := &r.Count[i]
+		holds := rule.Applies(m) && (rule.Where == nil || rule.Where(m, next))
+		switch {
+		case !holds:
+			c[i] = notCounting
+		case c[i] < 0 || e&rule.ResetOn != 0:
+			c[i] = notCounting
+			if rule.Starts == nil || rule.Starts(m, next) {
+				c[i] = 0
+			}
+		default:
+			c[i]++
+		}
+	}
+	return c
+}
+
+// normalized treats every not-counting state alike.
+func normalized(c Counters) Counters {
+	for i := range c {
+		c[i] = max(c[i], notCounting)
+	}
+	return c
 }

@@ -85,16 +85,19 @@ func (v *Variant) HasCapture(p *Position) bool {
 
 // kingCanCapture reports whether one of kings can capture.
 func kingCanCapture(kings, opp, empty Bitboard) bool {
-	for d := UpLeft; d <= DownRight; d++ {
-		// Every square a king reaches along free squares in direction d,
-		// then the step over an enemy piece onto a free square.
-		reach, f := kings, kings
-		for f != 0 {
-			f = shift(f, d) & empty
-			reach |= f
-		}
-		if shift(shift(reach, d)&opp, d)&empty != 0 {
-			return true
+	// Per king and direction: the first piece on the ray must be an enemy
+	// with a free square right behind it.
+	for ; kings != 0; kings &= kings - 1 {
+		k := kings.First()
+		for d := UpLeft; d <= DownRight; d++ {
+			occupied := ray[d][k] &^ empty
+			if occupied == 0 {
+				continue
+			}
+			x := firstOn(d, occupied)
+			if opp.Has(x) && shift(x.Bit(), d)&empty != 0 {
+				return true
+			}
 		}
 	}
 	return false
