@@ -228,7 +228,7 @@ func TestPDNHostileInput(t *testing.T) {
 // TestOpeningBallots: every position of the opening files parses, is legal
 // and has a legal move.
 func TestOpeningBallots(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "openings", "*.tsv"))
+	files, err := filepath.Glob(filepath.Join("..", "match", "ballots", "*.tsv"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no opening files: %v", err)
 	}

@@ -84,7 +84,7 @@ func loadOpenings(t *testing.T, v *movegen.Variant, n int) []string {
 	if v == movegen.Russian {
 		name = "russian-3move.tsv"
 	}
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "openings", name))
+	f, err := os.Open(filepath.Join("..", "match", "ballots", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,180 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"time"
+
+	"github.com/riodraughts/rio/internal/game"
+	"github.com/riodraughts/rio/internal/match"
+	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/protocol"
+	"github.com/riodraughts/rio/internal/search"
+)
+
+func runDXP(ctx context.Context, env *Env, args []string) error {
+	var co common
+	fs := newFlags(lookup("dxp"), env, &co)
+	listen := fs.String("listen", "", "listen on ADDR (host:port, e.g. :27531) and follow the games peers propose")
+	connect := fs.String("connect", "", "connect to ADDR and initiate a match")
+	initiator := fs.Bool("initiator", false, "with --listen: initiate the games instead of following")
+	follower := fs.Bool("follower", false, "with --connect: follow the peer's games instead of initiating")
+	games := fs.Int("games", 2, "initiator: games to play")
+	minutes := fs.Int("minutes", 5, "initiator: minutes per player per game (0: play fast)")
+	moves := fs.Int("moves", 0, "initiator: moves per time period (0: the whole game)")
+	openings := fs.String("openings", "", "initiator: start positions, one per line (each played with both colours)")
+	pdnOut := fs.String("pdn", "", "write the games to this PDN file")
+	name := fs.String("name", "Rio", "name sent to the peer")
+	threads := fs.Int("threads", 1, "search threads")
+	hash := fs.Int("hash", 64, "transposition table size in MiB")
+	fast := fs.Int("fast-move", 200, "milliseconds per move in games of 0 minutes")
+	v, err := parse(fs, args, &co)
+	if err != nil {
+		return err
+	}
+	switch {
+	case (*listen == "") == (*connect == ""):
+		return usagef("give exactly one of --listen ADDR and --connect ADDR")
+	case *games < 1 || *games > 100000:
+		return usagef("--games %d out of range", *games)
+	case *minutes < 0 || *minutes > 999 || *moves < 0 || *moves > 999:
+		return usagef("--minutes and --moves must be 0-999")
+	case *fast < 1 || *fast > 600000:
+		return usagef("--fast-move %d out of range", *fast)
+	}
+	sf := searchFlags{depth: 1, threads: *threads, hash: *hash}
+	if _, err := sf.limits(); err != nil {
+		return err
+	}
+	cfg := &protocol.DXPConfig{Variant: v, Name: *name, Engine: search.NewEngine(*hash, env.Log), Threads: *threads,
+		FastMove: time.Duration(*fast) * time.Millisecond, Log: env.Log}
+	starts := []match.Opening{{Name: "start", Position: v.Start()}}
+	if *openings != "" {
+		if starts, err = match.LoadOpenings(*openings, v); err != nil {
+			return usageError{err}
+		}
+	}
+	var pdn *os.File
+	if *pdnOut != "" {
+		if pdn, err = os.Create(*pdnOut); err != nil {
+			return usageError{err}
+		}
+		defer pdn.Close()
+	}
+	m := &dxpMatch{env: env, cfg: cfg, v: v, games: *games, tc: protocol.DXPTimeControl{Minutes: *minutes, Moves: *moves}, starts: starts, pdn: pdn}
+
+	if *connect != "" {
+		conn, err := (&net.Dialer{Timeout: 10 * time.Second}).DialContext(ctx, "tcp", *connect)
+		if err != nil {
+			return err
+		}
+		if *follower {
+			return protocol.ServeDXPFollower(ctx, conn, cfg, m.followed)
+		}
+		return m.initiate(ctx, conn)
+	}
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", *listen)
+	if err != nil {
+		return usageError{err}
+	}
+	defer ln.Close()
+	go func() { <-ctx.Done(); ln.Close() }()
+	fmt.Fprintf(env.Stderr, "engine dxp: listening on %s\n", ln.Addr())
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		env.Log.Info().Str("peer", conn.RemoteAddr().String()).Msg("dxp: peer connected")
+		if *initiator {
+			err = m.initiate(ctx, conn)
+		} else {
+			err = protocol.ServeDXPFollower(ctx, conn, cfg, m.followed)
+		}
+		if err != nil && !errors.Is(err, context.Canceled) {
+			env.Log.Warn().Err(err).Msg("dxp: session ended")
+		}
+	}
+}
+
+// dxpMatch plays or follows the games of one DXP session and reports them.
+type dxpMatch struct {
+	env    *Env
+	cfg    *protocol.DXPConfig
+	v      *movegen.Variant
+	games  int
+	tc     protocol.DXPTimeControl
+	starts []match.Opening
+	pdn    *os.File
+	played int
+	score  [3]int // Rio's wins, draws, losses
+}
+
+// initiate plays the match as initiator: each opening twice, colours
+// swapped.
+func (m *dxpMatch) initiate(ctx context.Context, conn net.Conn) error {
+	d := protocol.NewDXPConn(conn, m.env.Log)
+	defer d.Close()
+	for i := range m.games {
+		op := m.starts[(i/2)%len(m.starts)]
+		me := movegen.Color(i % 2)
+		r, err := protocol.PlayDXPGame(ctx, d, m.cfg, protocol.DXPGameSpec{Start: op.Position, Me: me, TimeControl: m.tc}, i == m.games-1)
+		if err != nil {
+			return fmt.Errorf("game %d: %w", i+1, err)
+		}
+		m.report(r, me, op.Name)
+		if r.PeerStops && i < m.games-1 {
+			fmt.Fprintln(m.env.Stdout, "peer asked to stop")
+			break
+		}
+	}
+	m.summary()
+	return nil
+}
+
+// followed reports a game played as follower.
+func (m *dxpMatch) followed(r protocol.DXPResult) { m.report(r, r.Me, "") }
+
+// report prints one game and appends it to the PDN file.
+func (m *dxpMatch) report(r protocol.DXPResult, me movegen.Color, opening string) {
+	m.played++
+	if r.Game == nil {
+		return
+	}
+	white, black := m.cfg.Name, r.Peer
+	if me == movegen.Black {
+		white, black = r.Peer, m.cfg.Name
+	}
+	{
+		switch {
+		case r.Result == game.Draw:
+			m.score[1]++
+		case r.Result == game.WhiteWins && me == movegen.White, r.Result == game.BlackWins && me == movegen.Black:
+			m.score[0]++
+		case r.Result != game.Ongoing:
+			m.score[2]++
+		}
+	}
+	fmt.Fprintf(m.env.Stdout, "game=%d white=%q black=%q opening=%q plies=%d result=%s reason=%q\n",
+		m.played, white, black, opening, r.Game.Ply(), r.Result.PDN(), r.Reason)
+	if m.pdn != nil {
+		r.Game.Tags.Set("Event", "DXP match")
+		r.Game.Tags.Set("Round", fmt.Sprint(m.played))
+		r.Game.Tags.Set("White", white)
+		r.Game.Tags.Set("Black", black)
+		r.Game.Tags.Set("Date", time.Now().Format("2006.01.02"))
+		if err := r.Game.WritePDN(m.pdn, r.Result); err != nil {
+			m.env.Log.Error().Err(err).Msg("writing the PDN file")
+		}
+	}
+}
+
+func (m *dxpMatch) summary() {
+	fmt.Fprintf(m.env.Stdout, "score %s: +%d =%d -%d\n", m.cfg.Name, m.score[0], m.score[1], m.score[2])
+}

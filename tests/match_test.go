@@ -1,0 +1,132 @@
+package tests
+
+import (
+	"bufio"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+var gameLine = regexp.MustCompile(`^game=\d+ white="[^"]*" black="[^"]*" opening="[^"]*" plies=\d+ result=(2-0|0-2|1-1) reason="([^"]*)"$`)
+
+// checkMatch checks a match's output: every game ended by the rules (no
+// fault, no adjudication), and the PDN file replays.
+func checkMatch(t *testing.T, r result, games int, pdn string) {
+	t.Helper()
+	ls := lines(r.stdout)
+	if r.code != 0 || len(ls) < games+4 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	for _, l := range ls[:games] {
+		m := gameLine.FindStringSubmatch(l)
+		if m == nil {
+			t.Errorf("game line %q", l)
+			continue
+		}
+		if strings.Contains(m[2], "engine") || strings.Contains(m[2], "adjudicated") {
+			t.Errorf("game not ended by the rules: %s", l)
+		}
+	}
+	for _, l := range ls[games+1 : games+3] {
+		if !strings.HasSuffix(l, "crashes 0, illegal moves 0, time forfeits 0") {
+			t.Errorf("faults: %s", l)
+		}
+	}
+	if !strings.HasPrefix(ls[games+3], "score ") || !strings.Contains(ls[games+3], "Elo") {
+		t.Errorf("score line %q", ls[games+3])
+	}
+	p := run(t, "", "pdn", pdn)
+	if p.code != 0 || len(lines(p.stdout)) != games {
+		t.Errorf("the match's PDN does not replay: exit %d %q", p.code, p.stdout)
+	}
+}
+
+func TestMatchOverHub(t *testing.T) {
+	pdn := filepath.Join(t.TempDir(), "m.pdn")
+	r := run(t, "", "match", "--games", "2", "--movetime", "0.02", "--variant", "portuguese", "--pdn", pdn,
+		"--engine1", engine+" hub", "--engine2", engine, "--sprt", "elo0=0 elo1=20")
+	checkMatch(t, r, 2, pdn)
+	if !strings.Contains(r.stdout, "SPRT elo0=0 elo1=20: LLR") {
+		t.Errorf("no SPRT state: %q", r.stdout)
+	}
+}
+
+// startListener runs engine dxp --listen on a free port and returns its
+// address.
+func startListener(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(engine, append([]string{"dxp", "--listen", "127.0.0.1:0", "--fast-move", "20"}, args...)...)
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	sc := bufio.NewScanner(stderr)
+	addr := make(chan string, 1)
+	go func() {
+		for sc.Scan() {
+			if a, ok := strings.CutPrefix(sc.Text(), "engine dxp: listening on "); ok {
+				addr <- a
+			}
+		}
+	}()
+	select {
+	case a := <-addr:
+		return a
+	case <-time.After(10 * time.Second):
+		t.Fatal("the DXP listener did not start")
+	}
+	return ""
+}
+
+// TestMatchOverDXP: Rio as a DXP follower against Rio over Hub, through the
+// match runner; the listener survives garbage and serves the next peer.
+func TestMatchOverDXP(t *testing.T) {
+	addr := startListener(t, "--variant", "russian")
+	// A hostile peer first: garbage, then gone.
+	if c, err := net.Dial("tcp", addr); err == nil {
+		c.Write([]byte(strings.Repeat("garbage", 2000)))
+		c.Close()
+	}
+	time.Sleep(100 * time.Millisecond)
+	pdn := filepath.Join(t.TempDir(), "d.pdn")
+	r := run(t, "", "match", "--games", "2", "--tc", "5+0.05", "--variant", "russian", "--pdn", pdn,
+		"--engine1", "dxp:"+addr, "--engine2", engine+" hub")
+	checkMatch(t, r, 2, pdn)
+	// And Rio initiating over DXP against the same listener.
+	pdn2 := filepath.Join(t.TempDir(), "i.pdn")
+	r = run(t, "", "dxp", "--connect", addr, "--games", "2", "--minutes", "0", "--fast-move", "20", "--variant", "russian", "--pdn", pdn2)
+	if ls := lines(r.stdout); r.code != 0 || len(ls) != 3 || !strings.HasPrefix(ls[2], "score Rio") {
+		t.Fatalf("dxp --connect: exit %d, %q, %q", r.code, r.stdout, r.stderr)
+	}
+	if p := run(t, "", "pdn", pdn2); p.code != 0 {
+		t.Errorf("dxp PDN: %q", p.stdout)
+	}
+	os.Remove(pdn2)
+}
+
+func TestMatchBadUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"match", "--games", "0"},
+		{"match", "--tc", "abc"},
+		{"match", "--tc", "1+0", "--depth", "3"},
+		{"match", "--sprt", "elo0=5 elo1=0"},
+		{"match", "--openings", "/nonexistent"},
+		{"match", "--adjudicate-score", "3"},
+		{"dxp"},
+		{"dxp", "--listen", ":1", "--connect", ":2"},
+	} {
+		if r := run(t, "", args...); r.code != 2 || len(lines(r.stderr)) != 1 {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+	// An engine that cannot start is an error, not a hang.
+	if r := run(t, "", "match", "--games", "2", "--depth", "2", "--engine1", "/nonexistent/engine"); r.code == 0 {
+		t.Errorf("a missing engine: exit 0, %q", r.stdout)
+	}
+}
