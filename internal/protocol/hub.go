@@ -128,6 +128,12 @@ func readLines(in io.Reader, lines chan<- inputLine) {
 			continue
 		}
 		lines <- inputLine{text: string(buf), tooLong: tooLong}
+		// Let the main loop take the line before this goroutine blocks in
+		// read again: the runtime queues the woken receiver on this
+		// goroutine's processor, and a processor blocked in a system call
+		// is only taken back after up to ~10-20 ms, which "stop" cannot
+		// afford.
+		runtime.Gosched()
 		buf, tooLong = buf[:0], false
 	}
 }
@@ -497,6 +503,7 @@ func (h *Hub) finish() {
 		h.errorf("no legal move")
 		return
 	}
+	h.log.Debug().Msg("search finished")
 	args := []Arg{KV("move", v.FormatMove(res.Move))}
 	if res.Ponder != movegen.NoMove {
 		// Only a ponder move that is legal after the move.

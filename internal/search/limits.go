@@ -59,8 +59,9 @@ func (l Limits) budget() (soft, hard time.Duration) {
 	case l.MoveTime > 0:
 		// Time not used on this move is lost: no soft limit, search until
 		// the budget is spent.
-		// The overhead is capped at a tenth of the move-time.
-		return 0, max(l.MoveTime-min(l.overhead(), l.MoveTime/10), time.Millisecond)
+		// The overhead is capped at 5% of the move-time, so that a short
+		// move-time is still used to within a few per cent.
+		return 0, max(l.MoveTime-min(l.overhead(), l.MoveTime/20), time.Millisecond)
 	case l.HasClock:
 		// The increment is credited before the move: T + I is usable.
 		left := l.Time + l.Inc - l.overhead()

@@ -14,7 +14,8 @@ func TestBudget(t *testing.T) {
 		minHard    time.Duration
 	}{
 		{"move-time", Limits{MoveTime: time.Second}, time.Second, time.Second - Safety + ms, 900 * ms},
-		{"tiny move-time", Limits{MoveTime: 10 * ms}, 10 * ms, 10 * ms, ms},
+		{"tiny move-time", Limits{MoveTime: 10 * ms}, 10 * ms, 10 * ms, 9 * ms},
+		{"short move-time", Limits{MoveTime: 200 * ms}, 200 * ms, 200 * ms, 190 * ms},
 		{"sudden death", Limits{HasClock: true, Time: 60 * time.Second}, 3 * time.Second, 12 * time.Second, time.Second},
 		{"increment", Limits{HasClock: true, Time: 10 * time.Second, Inc: 100 * ms}, 600 * ms, 2400 * ms, 100 * ms},
 		{"negative time, increment", Limits{HasClock: true, Time: -50 * ms, Inc: 100 * ms}, 50 * ms, 50 * ms, ms},
