@@ -130,3 +130,29 @@ func TestMatchBadUsage(t *testing.T) {
 		t.Errorf("a missing engine: exit 0, %q", r.stdout)
 	}
 }
+
+// TestDXPReversedRoles: the listener initiates and the connecting side
+// follows (the other two combinations are in TestMatchOverDXP).
+func TestDXPReversedRoles(t *testing.T) {
+	pdn := filepath.Join(t.TempDir(), "r.pdn")
+	addr := startListener(t, "--initiator", "--games", "2", "--minutes", "0", "--variant", "portuguese", "--pdn", pdn)
+	r := run(t, "", "dxp", "--connect", addr, "--follower", "--fast-move", "20", "--variant", "portuguese")
+	ls := lines(r.stdout)
+	if r.code != 0 || len(ls) != 2 {
+		t.Fatalf("follower: exit %d, %q, %q", r.code, r.stdout, r.stderr)
+	}
+	for _, l := range ls {
+		if !gameLine.MatchString(strings.Replace(l, `opening=""`, `opening="x"`, 1)) {
+			t.Errorf("game line %q", l)
+		}
+	}
+	// The initiator wrote its games once the match ended.
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if p := run(t, "", "pdn", pdn); p.code == 0 && len(lines(p.stdout)) == 2 {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Error("the initiating listener's PDN does not hold the two games")
+}
