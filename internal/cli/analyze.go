@@ -138,10 +138,7 @@ type jsonInfo struct {
 }
 
 func (o *analyzeOutput) info(i search.Info) {
-	pv := make([]string, len(i.PV))
-	for k, m := range i.PV {
-		pv[k] = o.v.FormatMove(m)
-	}
+	pv := o.v.FormatMoves(i.PV)
 	if o.json {
 		ji := jsonInfo{Depth: i.Depth, MeanDepth: round2(i.MeanDepth), Score: float64(i.Score) / 100,
 			Nodes: i.Nodes, Time: round3(i.Time.Seconds()), NPS: round2(i.NPS() / 1e6), Hashfull: i.Hashfull, PV: pv}

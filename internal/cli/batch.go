@@ -124,15 +124,11 @@ func analyzeFile(ctx context.Context, env *Env, v *movegen.Variant, engine *sear
 	if err != nil {
 		return err
 	}
-	var r io.Reader = env.Stdin
-	if file != "-" {
-		f, err := os.Open(file)
-		if err != nil {
-			return usageError{err}
-		}
-		defer f.Close()
-		r = f
+	r, closeInput, err := openInput(env, file)
+	if err != nil {
+		return err
 	}
+	defer closeInput()
 	all, err := readBatch(r, v)
 	if err != nil {
 		return usagef("%s: %v", file, err)
@@ -166,9 +162,7 @@ func analyzeFile(ctx context.Context, env *Env, v *movegen.Variant, engine *sear
 			if res.Ponder != movegen.NoMove {
 				out.Ponder = it.game.Variant.FormatMove(res.Ponder)
 			}
-			for _, m := range res.PV {
-				out.PV = append(out.PV, it.game.Variant.FormatMove(m))
-			}
+			out.PV = it.game.Variant.FormatMoves(res.PV)
 		}
 		writeJSON(env.Stdout, out)
 		if bar != nil {

@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/riodraughts/rio/internal/movegen"
@@ -219,4 +220,17 @@ func runHelp(_ context.Context, env *Env, args []string) error {
 	fmt.Fprintln(w, "W:W21,22,K30:B1,2,K5, a Hub position string, or startpos.")
 	fmt.Fprintln(w, "engine <command> -h describes a command's flags.")
 	return nil
+}
+
+// openInput opens a file named on the command line, "-" being stdin; a
+// file that cannot be opened is bad input.
+func openInput(env *Env, file string) (io.Reader, func(), error) {
+	if file == "-" {
+		return env.Stdin, func() {}, nil
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	return f, func() { f.Close() }, nil
 }

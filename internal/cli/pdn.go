@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -32,15 +30,11 @@ func runPDN(_ context.Context, env *Env, args []string) error {
 	if file == "" {
 		return usagef("no PDN file given (engine pdn FILE, - for stdin)")
 	}
-	var r io.Reader = env.Stdin
-	if file != "-" {
-		f, err := os.Open(file)
-		if err != nil {
-			return usageError{err}
-		}
-		defer f.Close()
-		r = f
+	r, closeInput, err := openInput(env, file)
+	if err != nil {
+		return err
 	}
+	defer closeInput()
 	games, err := game.ReadPDN(r, v)
 	if err != nil {
 		return usagef("%s: %v", file, err)

@@ -14,6 +14,16 @@ func (v *Variant) FormatMove(m Move) string {
 	return v.formatMove(m, false)
 }
 
+// FormatMoves writes a line of moves (each legal after the previous) in
+// protocol notation.
+func (v *Variant) FormatMoves(moves []Move) []string {
+	out := make([]string, len(moves))
+	for i, m := range moves {
+		out[i] = v.FormatMove(m)
+	}
+	return out
+}
+
 // FormatMoveAlgebraic is FormatMove with algebraic square names where the
 // variant uses them (for people, not for protocols).
 func (v *Variant) FormatMoveAlgebraic(m Move) string {

@@ -478,10 +478,6 @@ func (h *Hub) startSearch(l Line) {
 
 // infoLine formats a search report as Hub does.
 func infoLine(v *movegen.Variant, i search.Info) string {
-	pv := make([]string, len(i.PV))
-	for k, m := range i.PV {
-		pv[k] = v.FormatMove(m)
-	}
 	return Format("info",
 		KV("depth", strconv.Itoa(i.Depth)),
 		KV("mean-depth", strconv.FormatFloat(i.MeanDepth, 'f', 2, 64)),
@@ -489,7 +485,7 @@ func infoLine(v *movegen.Variant, i search.Info) string {
 		KV("nodes", strconv.FormatInt(i.Nodes, 10)),
 		KV("time", strconv.FormatFloat(i.Time.Seconds(), 'f', 3, 64)),
 		KV("nps", strconv.FormatFloat(i.NPS()/1e6, 'f', 2, 64)),
-		Quoted("pv", strings.Join(pv, " ")),
+		Quoted("pv", strings.Join(v.FormatMoves(i.PV), " ")),
 	)
 }
 
