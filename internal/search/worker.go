@@ -67,6 +67,9 @@ type worker struct {
 	depth     int // depth of the iteration running
 	// lastReport is when the main thread last sent an info.
 	lastReport time.Duration
+	// stable counts the iterations in a row that kept the same best move.
+	stable   int
+	lastBest movegen.Move
 	// partial is a better first line found by an interrupted iteration.
 	partial *rootMove
 }
@@ -173,6 +176,11 @@ func (w *worker) enough(depth int) bool {
 	if best := w.root[0].score; best > tt.MateBound && tt.Win-best <= depth || best < -tt.MateBound && tt.Win+best <= depth {
 		return !s.opt.Analysis // the forced result is fully seen
 	}
+	if w.root[0].move == w.lastBest {
+		w.stable++
+	} else {
+		w.lastBest, w.stable = w.root[0].move, 0
+	}
 	soft := s.softNs.Load()
 	if soft <= 0 {
 		return false
@@ -180,6 +188,11 @@ func (w *worker) enough(depth int) bool {
 	el := int64(s.elapsed())
 	// The next iteration would likely not finish in time.
 	if el > soft*6/10 {
+		return true
+	}
+	// The best move has stood for several iterations: a third of the
+	// budget is enough.
+	if !s.opt.Analysis && depth >= 8 && w.stable >= 4 && el > soft/3 {
 		return true
 	}
 	// A move that stands out: the only one, or clearly ahead for a while.
