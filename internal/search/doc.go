@@ -1,8 +1,8 @@
 // Package search finds the best move: iterative deepening over a
 // principal-variation (negamax alpha-beta) search with aspiration windows,
 // a quiescence search that plays out every pending capture (captures are
-// forced in draughts) and looks one ply further when the opponent
-// threatens one, transposition-table cutoffs, move ordering (table move,
+// forced in draughts), optionally looking one ply further when the
+// opponent threatens one, transposition-table cutoffs, move ordering (table move,
 // then killers and history), late-move reductions with re-search, and a
 // single-reply extension.
 //
