@@ -42,17 +42,18 @@ var errUnterminated = errors.New("unterminated quoted value")
 // spaces, each key=value, key="quoted value" or a bare flag. An empty line
 // gives an empty command.
 func ParseLine(s string) (Line, error) {
-	s = strings.TrimRight(s, "\r\n")
 	var l Line
 	i := 0
+	// Line ends (a stray \r from a Windows host) separate like spaces.
+	space := func(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
 	skip := func() {
-		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		for i < len(s) && space(s[i]) {
 			i++
 		}
 	}
 	word := func() string {
 		start := i
-		for i < len(s) && s[i] != ' ' && s[i] != '\t' && s[i] != '=' {
+		for i < len(s) && !space(s[i]) && s[i] != '=' {
 			i++
 		}
 		return s[start:i]
@@ -86,7 +87,7 @@ func ParseLine(s string) (Line, error) {
 			i += end + 2
 		} else {
 			start := i
-			for i < len(s) && s[i] != ' ' && s[i] != '\t' {
+			for i < len(s) && !space(s[i]) {
 				i++
 			}
 			value = s[start:i]
@@ -109,7 +110,7 @@ func Format(command string, args ...Arg) string {
 		}
 		sb.WriteByte('=')
 		v := strings.ReplaceAll(a.Value, `"`, "'")
-		if a.Quote || v == "" || strings.ContainsAny(v, " =\t") {
+		if a.Quote || v == "" || strings.ContainsAny(v, " =\t\r\n") {
 			sb.WriteByte('"')
 			sb.WriteString(v)
 			sb.WriteByte('"')
