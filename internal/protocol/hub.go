@@ -197,6 +197,15 @@ func (h *Hub) handle(in inputLine) bool {
 		return false
 	}
 	busy := h.cur != nil
+	// During a search only ping, stop, ponder-hit and quit make sense
+	// (hub.md); state-changing commands are refused and change nothing.
+	switch l.Command {
+	case "set-param", "pos", "level", "go", "new-game", "init":
+		if busy {
+			h.errorf("%s during a search ignored", l.Command)
+			return false
+		}
+	}
 	switch l.Command {
 	case "":
 	case "hub":
@@ -205,28 +214,12 @@ func (h *Hub) handle(in inputLine) bool {
 		h.ensureEngine()
 		h.out.send("ready")
 	case "set-param":
-		if busy {
-			h.errorf("set-param during a search ignored")
-			return false
-		}
 		h.setParam(l)
 	case "pos":
-		if busy {
-			h.errorf("pos during a search ignored")
-			return false
-		}
 		h.setPosition(l)
 	case "level":
-		if busy {
-			h.errorf("level during a search ignored")
-			return false
-		}
 		h.setLevel(l)
 	case "go":
-		if busy {
-			h.errorf("go during a search ignored")
-			return false
-		}
 		h.startSearch(l)
 	case "ponder-hit":
 		if busy && h.cur.mode == "ponder" {
@@ -243,10 +236,6 @@ func (h *Hub) handle(in inputLine) bool {
 	case "ping":
 		h.out.send("pong")
 	case "new-game":
-		if busy {
-			h.errorf("new-game during a search ignored")
-			return false
-		}
 		if h.engine != nil {
 			h.engine.TT.Clear()
 		}
