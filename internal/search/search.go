@@ -219,7 +219,14 @@ func (s *Search) run(ctx context.Context) {
 		})
 	}
 	g.Wait()
-	s.result = s.workers[0].result(legal)
+	// The deepest completed iteration wins; the main thread on a tie.
+	best := s.workers[0]
+	for _, w := range s.workers[1:] {
+		if w.completed > best.completed && len(w.root) > 0 {
+			best = w
+		}
+	}
+	s.result = best.result(legal)
 	s.result.Nodes = s.nodes()
 	s.result.Time = time.Since(s.start)
 }

@@ -142,7 +142,14 @@ func (w *worker) iterate() {
 	if len(w.root) == 0 {
 		return
 	}
-	for depth := 1; depth <= w.s.depthLimit; depth++ {
+	// Helpers go past the depth limit: a helper that stopped there would
+	// idle until the main thread finishes; deeper, it keeps filling the
+	// table until the main thread stops everyone.
+	limit := w.s.depthLimit
+	if w.id > 0 {
+		limit = MaxPly - 10
+	}
+	for depth := 1; depth <= limit; depth++ {
 		// Helpers skip alternate depths so that the threads spread out.
 		if w.id > 0 && depth > 2 && (depth+w.id)%2 == 0 {
 			continue
@@ -154,6 +161,12 @@ func (w *worker) iterate() {
 			break
 		}
 		w.completed = depth
+		if w.id > 0 && depth >= w.s.depthLimit {
+			// A helper reached the target depth first: the search is done,
+			// and its result is the deepest (see Search.run).
+			w.s.stop.Store(true)
+			break
+		}
 		if w.id == 0 {
 			w.s.report(w, depth)
 			if w.enough(depth) {
