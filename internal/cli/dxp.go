@@ -119,7 +119,7 @@ type dxpMatch struct {
 // initiate plays the match as initiator: each opening twice, colours
 // swapped.
 func (m *dxpMatch) initiate(ctx context.Context, conn net.Conn) error {
-	d := protocol.NewDXPConn(conn, m.env.Log)
+	d := protocol.NewDXPPeer(conn, m.v, m.cfg.Name, m.env.Log)
 	defer d.Close()
 	for i := range m.games {
 		op := m.starts[(i/2)%len(m.starts)]

@@ -47,15 +47,8 @@ func (m Material) loneKing() (weak movegen.Color, ok bool) {
 	return 0, false
 }
 
-// longDiagonal is a1-h8 (STD 29-25-22-18-15-11-8-4; the portuguese rio
-// 1-5-10-14-19-23-28-32 is the same squares on the mirrored board).
-var longDiagonal = func() movegen.Bitboard {
-	var b movegen.Bitboard
-	for _, n := range []int{29, 25, 22, 18, 15, 11, 8, 4} {
-		b |= movegen.STD.Square(n).Bit()
-	}
-	return b
-}()
+// longDiagonal is a1-h8, the portuguese rio on the mirrored board.
+var longDiagonal = movegen.LongDiagonal
 
 // CountRule is one automatic move-count draw rule. Its counter runs while
 // its conditions hold (from the position where they started to hold, or,

@@ -294,14 +294,10 @@ func (d *dxpPlayer) NewGame(ctx context.Context, start movegen.Position, me move
 
 func (d *dxpPlayer) Move(ctx context.Context, g *game.Game, left time.Duration) (MoveReply, error) {
 	// Tell the follower the opponent's moves it has not seen.
-	replay := game.New(g.Variant, g.Start())
-	for i, m := range g.Moves() {
-		if i >= d.sent {
-			if err := d.p.SendMove(replay, m); err != nil {
-				return MoveReply{}, fmt.Errorf("%w: %v", ErrCrash, err)
-			}
+	for _, m := range g.Moves()[d.sent:] {
+		if err := d.p.SendMove(m); err != nil {
+			return MoveReply{}, fmt.Errorf("%w: %v", ErrCrash, err)
 		}
-		replay.Play(m)
 	}
 	d.sent = g.Ply()
 	m, err := d.p.ReceiveMove(ctx, g, d.tc.wait(left))

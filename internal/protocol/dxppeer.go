@@ -11,9 +11,10 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// DXPPeer is the initiator's view of a DXP follower for a referee (the
-// match runner): it proposes games and relays moves, keeping no board of
-// its own beyond the game it is given.
+// DXPPeer is the initiator's side of a connection to a DXP follower: it
+// proposes games (GAMEREQ, GAMEACC). Rio plays them with PlayDXPGame; a
+// referee (the match runner) relays another engine's moves with SendMove
+// and ReceiveMove.
 type DXPPeer struct {
 	d        *dxpConn
 	v        *movegen.Variant
@@ -28,7 +29,12 @@ func DialDXP(ctx context.Context, addr string, v *movegen.Variant, name string, 
 	if err != nil {
 		return nil, err
 	}
-	return &DXPPeer{d: newDXPConn(c, log), v: v, name: name, patience: 30 * time.Second}, nil
+	return NewDXPPeer(c, v, name, log), nil
+}
+
+// NewDXPPeer proposes games to the follower at the other end of conn.
+func NewDXPPeer(conn net.Conn, v *movegen.Variant, name string, log zerolog.Logger) *DXPPeer {
+	return &DXPPeer{d: newDXPConn(conn, log), v: v, name: name, patience: 30 * time.Second}
 }
 
 // Propose sends GAMEREQ: the follower plays follower, from start.
@@ -50,18 +56,17 @@ func (p *DXPPeer) Propose(ctx context.Context, start movegen.Position, follower 
 		if acc, ok := m.(GameAcc); ok {
 			p.Follower = acc.Follower
 			if acc.Code != AccAccept {
-				return fmt.Errorf("%w: GAMEACC code %d", ErrRefused, acc.Code)
+				return fmt.Errorf("%w: GAMEACC code %d from %q", ErrRefused, acc.Code, acc.Follower)
 			}
 			return nil
 		}
+		p.d.log.Warn().Str("frame", m.Format()).Msg("dxp: waiting for GAMEACC")
 	}
 }
 
-// SendMove tells the follower the move m played in g's current position
-// (before it is played).
-func (p *DXPPeer) SendMove(g *game.Game, m movegen.Move) error {
-	gm := &dxpGame{g: g}
-	return p.d.send(gm.encode(m, 0))
+// SendMove tells the follower the move m (legal where it was played).
+func (p *DXPPeer) SendMove(m movegen.Move) error {
+	return p.d.send(encodeDXPMove(p.v, m, 0))
 }
 
 // ErrPeerEnded is a GAMEEND from the follower in place of a move.

@@ -339,7 +339,12 @@ func (gm *dxpGame) waitEnd(ctx context.Context) (bool, error) {
 
 // encode writes a legal move of the current position as a DXP MOVE.
 func (gm *dxpGame) encode(m movegen.Move, used time.Duration) DXPMove {
-	v := gm.g.Variant
+	return encodeDXPMove(gm.g.Variant, m, used)
+}
+
+// encodeDXPMove writes m, played with used time, as a DXP MOVE in v's
+// numbering, captured squares ascending.
+func encodeDXPMove(v *movegen.Variant, m movegen.Move, used time.Duration) DXPMove {
 	out := DXPMove{Seconds: min(int(used/time.Second), 9999), From: v.Numbering.Number(m.From()), To: v.Numbering.Number(m.To())}
 	for b := m.Captured(); b != 0; b &= b - 1 {
 		out.Captured = append(out.Captured, v.Numbering.Number(b.First()))
@@ -459,53 +464,21 @@ type DXPGameSpec struct {
 // ErrRefused is a GAMEACC other than accept.
 var ErrRefused = errors.New("game refused")
 
-// PlayDXPGame proposes and plays one game as initiator; last says whether
-// it is the last game (the stop code sent at its end).
-func PlayDXPGame(ctx context.Context, d *DXPConn, cfg *DXPConfig, spec DXPGameSpec, last bool) (DXPResult, error) {
-	req := GameReq{Version: DXPVersion, Initiator: cfg.Name, FollowerColour: spec.Me.Other(),
-		Minutes: spec.TimeControl.Minutes, Moves: spec.TimeControl.Moves}
-	if spec.Start == cfg.Variant.Start() {
-		req.Initial = true
-	} else {
-		req.Side, req.Squares = spec.Start.Side, DXPBoard(cfg.Variant, &spec.Start)
-	}
-	if err := d.d.send(req); err != nil {
+// PlayDXPGame proposes and plays one game as initiator over p; last says
+// whether it is the last game (the stop code sent at its end).
+func PlayDXPGame(ctx context.Context, p *DXPPeer, cfg *DXPConfig, spec DXPGameSpec, last bool) (DXPResult, error) {
+	if err := p.Propose(ctx, spec.Start, spec.Me.Other(), spec.TimeControl); err != nil {
 		return DXPResult{}, err
-	}
-	peerName := ""
-	for peerName == "" {
-		m, err := d.d.recv(ctx, cfg.patience())
-		if err != nil {
-			return DXPResult{}, err
-		}
-		acc, ok := m.(GameAcc)
-		if !ok {
-			cfg.Log.Warn().Str("frame", m.Format()).Msg("dxp: waiting for GAMEACC")
-			continue
-		}
-		if acc.Code != AccAccept {
-			return DXPResult{}, fmt.Errorf("%w: GAMEACC code %d from %q", ErrRefused, acc.Code, acc.Follower)
-		}
-		peerName = acc.Follower
-		if peerName == "" {
-			peerName = "peer"
-		}
 	}
 	stop := 0
 	if last {
 		stop = 1
 	}
-	gm := &dxpGame{cfg: cfg, d: d.d, g: game.New(cfg.Variant, spec.Start), me: spec.Me, tc: spec.TimeControl}
+	gm := &dxpGame{cfg: cfg, d: p.d, g: game.New(cfg.Variant, spec.Start), me: spec.Me, tc: spec.TimeControl}
 	r, err := gm.play(ctx, stop)
-	r.Peer, r.Me = peerName, gm.me
+	r.Peer, r.Me = p.Follower, gm.me
+	if r.Peer == "" {
+		r.Peer = "peer"
+	}
 	return r, err
 }
-
-// DXPConn is an initiator's connection.
-type DXPConn struct{ d *dxpConn }
-
-// NewDXPConn wraps conn for PlayDXPGame.
-func NewDXPConn(conn net.Conn, log zerolog.Logger) *DXPConn { return &DXPConn{newDXPConn(conn, log)} }
-
-// Close ends the connection.
-func (c *DXPConn) Close() { c.d.close() }

@@ -29,8 +29,8 @@ func TestDXPSelfPlay(t *testing.T) {
 			ServeDXPFollower(context.Background(), b, testDXPConfig(v, "follower"), func(r DXPResult) { seen = append(seen, r) })
 			followerDone <- seen
 		}()
-		d := NewDXPConn(a, zerolog.Nop())
 		cfg := testDXPConfig(v, "initiator")
+		d := NewDXPPeer(a, v, cfg.Name, zerolog.Nop())
 		var results []DXPResult
 		for i := range 2 {
 			r, err := PlayDXPGame(context.Background(), d, cfg, DXPGameSpec{Start: v.Start(), Me: movegen.Color(i % 2)}, i == 1)
