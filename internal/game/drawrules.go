@@ -299,6 +299,9 @@ func (r *DrawRules) Advance(c Counters, e Event, next *movegen.Position) (Counte
 		return idle, -1 // most of a search: no king, no rule
 	}
 	materialChanged := e&(Capture|Promotion) != 0
+	if !materialChanged && c == idle {
+		return idle, -1 // a rule starts only when the material changes
+	}
 	var m Material
 	haveMaterial := false
 	drawn := -1

@@ -180,3 +180,22 @@ func countKingSlides(kings, empty Bitboard) int {
 	}
 	return n
 }
+
+// HasStep reports whether the side to move has a non-capturing move: a
+// man stepping forward or a king stepping (and so able to slide) onto an
+// adjacent empty square. Quiescence asks it, after HasCapture said no, to
+// tell a lost position (no move at all) without generating moves.
+func HasStep(p *Position) bool {
+	us := p.Side & 1
+	own := p.Pieces[us]
+	empty := Valid &^ (own | p.Pieces[us^1])
+	men, kings := own&^p.Kings, own&p.Kings
+	if us == White {
+		if men&(empty<<5|empty<<4) != 0 { // white men move to lower bits
+			return true
+		}
+	} else if men&(empty>>4|empty>>5) != 0 {
+		return true
+	}
+	return kings&(empty<<5|empty<<4|empty>>4|empty>>5) != 0
+}

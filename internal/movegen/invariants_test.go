@@ -173,3 +173,29 @@ func TestPerftDivideCancelled(t *testing.T) {
 		t.Fatal("a cancelled divide returned no error")
 	}
 }
+
+// HasStep must agree with the move list: a position without captures has
+// a move exactly when HasStep says so.
+func TestHasStepMatchesGenerate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var buf [MaxMoves]Move
+	stuck := 0
+	for range 50000 {
+		p := randomPosition(rng)
+		for _, v := range Variants {
+			if v.HasCapture(&p) {
+				continue
+			}
+			n := len(v.Generate(&p, buf[:0]))
+			if HasStep(&p) != (n > 0) {
+				t.Fatalf("%s %s: HasStep=%v with %d moves", v.Name, v.FormatFEN(&p, false), HasStep(&p), n)
+			}
+			if n == 0 {
+				stuck++
+			}
+		}
+	}
+	if stuck == 0 {
+		t.Fatal("no blocked position drawn: the test checks only one side of HasStep")
+	}
+}

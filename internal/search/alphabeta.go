@@ -74,56 +74,88 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 
 	best, bestMove := -infinity, movegen.NoMove
 	origAlpha := alpha
-	for i := range moves {
-		w.pick(ply, moves, i)
-		m := moves[i]
-		w.makeMove(ply, m)
-		newDepth := depth - 1 + ext
-		var score int
-		if i == 0 {
-			score = -w.alphaBeta(ply+1, newDepth, -beta, -alpha)
-		} else {
-			r := 0
-			if w.feat.LMR && depth >= 3 && i >= 3 && ext == 0 && !m.IsCapture() &&
-				m != f.killers[0] && m != f.killers[1] {
-				r = 1
-				if i >= 8 && depth >= 6 {
-					r = 2
-				}
-				if w.feat.LogLMR {
-					r = lmrTable[min(depth, 63)][min(i, 63)]
-					if pvNode {
-						r = max(r-1, 1)
-					}
-					r = min(r, newDepth-1)
-				}
+	// With several threads, a move whose position another thread is
+	// searching is put off until the others are done (busy.go).
+	busy := w.s.busy
+	canDefer := busy != nil && depth >= deferDepth
+	nDeferred := 0
+	for pass := 0; pass < 2; pass++ {
+		n := len(moves)
+		if pass == 1 {
+			n = nDeferred
+		}
+		for j := 0; j < n; j++ {
+			i := j
+			if pass == 0 {
+				w.pick(ply, moves, i)
+			} else {
+				i = int(f.deferred[j])
 			}
-			score = -w.alphaBeta(ply+1, newDepth-r, -alpha-1, -alpha)
-			if score > alpha && r > 0 && !w.abort {
-				score = -w.alphaBeta(ply+1, newDepth, -alpha-1, -alpha)
+			m := moves[i]
+			w.makeMove(ply, m)
+			var childHash uint64
+			if canDefer {
+				childHash = w.stack[ply+1].pos.Hash
+				if pass == 0 && i > 0 && busy.has(childHash) {
+					w.unmakeMove()
+					f.deferred[nDeferred] = uint8(i)
+					nDeferred++
+					w.deferrals++
+					continue
+				}
+				busy.mark(childHash)
 			}
-			if score > alpha && score < beta && !w.abort {
+			newDepth := depth - 1 + ext
+			var score int
+			if i == 0 {
 				score = -w.alphaBeta(ply+1, newDepth, -beta, -alpha)
-			}
-		}
-		w.unmakeMove()
-		if w.abort {
-			return 0
-		}
-		if score > best {
-			best, bestMove = score, m
-			if score > alpha {
-				alpha = score
-				w.updatePV(ply, m)
-				if score >= beta {
-					if !m.IsCapture() {
-						w.rewardQuiet(ply, pos.Side, m, depth)
+			} else {
+				r := 0
+				if w.feat.LMR && depth >= 3 && i >= 3 && ext == 0 && !m.IsCapture() &&
+					m != f.killers[0] && m != f.killers[1] {
+					r = 1
+					if i >= 8 && depth >= 6 {
+						r = 2
 					}
-					break
+					if w.feat.LogLMR {
+						r = lmrTable[min(depth, 63)][min(i, 63)]
+						if pvNode {
+							r = max(r-1, 1)
+						}
+						r = min(r, newDepth-1)
+					}
+				}
+				score = -w.alphaBeta(ply+1, newDepth-r, -alpha-1, -alpha)
+				if score > alpha && r > 0 && !w.abort {
+					score = -w.alphaBeta(ply+1, newDepth, -alpha-1, -alpha)
+				}
+				if score > alpha && score < beta && !w.abort {
+					score = -w.alphaBeta(ply+1, newDepth, -beta, -alpha)
+				}
+			}
+			if canDefer {
+				busy.clear(childHash)
+			}
+			w.unmakeMove()
+			if w.abort {
+				return 0
+			}
+			if score > best {
+				best, bestMove = score, m
+				if score > alpha {
+					alpha = score
+					w.updatePV(ply, m)
+					if score >= beta {
+						if !m.IsCapture() {
+							w.rewardQuiet(ply, pos.Side, m, depth)
+						}
+						goto done
+					}
 				}
 			}
 		}
 	}
+done:
 	bound := tt.Upper
 	switch {
 	case best >= beta:
@@ -159,7 +191,7 @@ func (w *worker) quiesce(ply, alpha, beta, qply int) int {
 		return w.eval(w.v, pos)
 	}
 	capture := w.v.HasCapture(pos)
-	if !capture && w.v.CountMoves(pos, f.moves[:0]) == 0 {
+	if !capture && !movegen.HasStep(pos) {
 		return -tt.Win + ply
 	}
 	if f.drawn {

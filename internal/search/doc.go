@@ -12,10 +12,13 @@
 // win in n plies is tt.Win-n.
 //
 // Parallel search is lazy SMP: Threads goroutines under an errgroup run the
-// same iterative deepening, sharing only the transposition table; each has
-// its own stacks, killers and history, and helpers start at staggered
-// depths so they fill the table ahead of the main thread. Threads stop on
-// an atomic flag polled every few thousand nodes. With one thread a search
-// limited by depth or nodes visits the same nodes and returns the same move
-// every run.
+// same iterative deepening, sharing only the transposition table and a small
+// table of the positions under search (busy.go). A thread that reaches a
+// move whose position another thread is already searching puts it off to
+// the end of its list (the deferral of ABDADA, in Kerrigan's simplified
+// form), so the threads spread over different subtrees instead of
+// duplicating the same one; each has its own stacks, killers and history.
+// Threads stop on an atomic flag polled every few thousand nodes. With one
+// thread a search limited by depth or nodes visits the same nodes and
+// returns the same move every run.
 package search

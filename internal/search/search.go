@@ -79,13 +79,17 @@ type Features struct {
 	// Futility: at shallow non-PV nodes without captures or threats, a
 	// static score far above beta is returned without searching.
 	Futility bool
+	// Defer: with several threads, a move another thread is searching is
+	// searched last (busy.go).
+	Defer bool
 }
 
 // DefaultFeatures are the search parts in use: those self-play showed to
 // gain, or (aspiration) to cost nothing (README, "Search"). ThreatSearch,
 // LogLMR and Futility did not show a gain in 160-game matches and stay off
-// until longer ones do.
-var DefaultFeatures = Features{LMR: true, SingleReply: true, Aspiration: true}
+// until longer ones do. Defer only changes how threads share the work: it
+// is judged by time to depth (README, "Numbers").
+var DefaultFeatures = Features{LMR: true, SingleReply: true, Aspiration: true, Defer: true}
 
 // Engine holds what outlives one search: the transposition table.
 type Engine struct {
@@ -118,9 +122,11 @@ type Search struct {
 	depthLimit     int
 
 	workers []*worker
-	done    chan struct{}
-	result  Result
-	once    sync.Once
+	// busy marks positions under search by some thread (nil with one).
+	busy   *busyTable
+	done   chan struct{}
+	result Result
+	once   sync.Once
 }
 
 // Start begins searching the current position of g (which must not change
@@ -139,6 +145,9 @@ func (e *Engine) Start(ctx context.Context, g *game.Game, lim Limits, opt Option
 	}
 	s.setLimits(lim, 0)
 	e.TT.NewSearch()
+	if s.opt.Threads > 1 && e.Features.Defer {
+		s.busy = newBusyTable()
+	}
 	for i := range s.opt.Threads {
 		s.workers = append(s.workers, newWorker(s, i))
 	}

@@ -160,6 +160,34 @@ func TestThreads(t *testing.T) {
 	}
 }
 
+// TestThreadsDefer: with two threads, moves another thread is searching
+// are put off (and only then: one thread, or Defer off, never does).
+func TestThreadsDefer(t *testing.T) {
+	g := newGame(t, movegen.Brazilian, "startpos")
+	deferrals := func(threads int, feat Features) int64 {
+		e := NewEngine(16, zerolog.Nop())
+		e.Features = feat
+		s := e.Start(context.Background(), g, Limits{Depth: 11}, Options{Threads: threads}, nil)
+		s.Wait()
+		var n int64
+		for _, w := range s.workers {
+			n += w.deferrals
+		}
+		return n
+	}
+	if n := deferrals(2, DefaultFeatures); n == 0 {
+		t.Error("2 threads, Defer on: no move was deferred")
+	}
+	off := DefaultFeatures
+	off.Defer = false
+	if n := deferrals(2, off); n != 0 {
+		t.Errorf("Defer off: %d moves deferred", n)
+	}
+	if n := deferrals(1, DefaultFeatures); n != 0 {
+		t.Errorf("1 thread: %d moves deferred", n)
+	}
+}
+
 func TestStopAndTime(t *testing.T) {
 	e := NewEngine(16, zerolog.Nop())
 	g := newGame(t, movegen.Brazilian, "startpos")

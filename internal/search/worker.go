@@ -28,6 +28,9 @@ type frame struct {
 	drawn    bool // a move-count rule draws here
 	moves    [movegen.MaxMoves]movegen.Move
 	order    [movegen.MaxMoves]int32
+	// deferred lists the indices of moves put off because another thread
+	// was searching them (busy.go).
+	deferred [movegen.MaxMoves]uint8
 	killers  [2]movegen.Move
 	pv       [MaxPly]movegen.Move
 	pvLen    int
@@ -49,7 +52,10 @@ type worker struct {
 	table *tt.Table
 	feat  Features
 	eval  func(*movegen.Variant, *movegen.Position) int
-	hist  *game.History
+	// hist is held by value: a separately allocated History of each
+	// thread could share a cache line with another thread's, and it is
+	// written at every node.
+	hist  game.History
 	stack []frame
 
 	// history[side][from][to] counts cutoffs by quiet moves.
@@ -61,6 +67,7 @@ type worker struct {
 	selDepth       int
 	leafPlies      int64
 	leaves         int64
+	deferrals      int64 // moves put off because another thread had them
 
 	root      []rootMove
 	completed int // depth of the last completed iteration
@@ -79,7 +86,7 @@ func newWorker(s *Search, id int) *worker {
 	w := &worker{
 		s: s, id: id, v: g.Variant, rules: g.Rules(), table: s.e.TT,
 		feat: s.e.Features, eval: s.e.Eval,
-		hist:  g.History(MaxPly + 2),
+		hist:  *g.History(MaxPly + 2),
 		stack: make([]frame, MaxPly+2),
 	}
 	w.stack[0].pos = g.Position()
@@ -150,8 +157,9 @@ func (w *worker) iterate() {
 		limit = MaxPly - 10
 	}
 	for depth := 1; depth <= limit; depth++ {
-		// Helpers skip alternate depths so that the threads spread out.
-		if w.id > 0 && depth > 2 && (depth+w.id)%2 == 0 {
+		// Without move deferral, helpers skip alternate depths so that the
+		// threads spread out; with it, they spread over the moves instead.
+		if w.id > 0 && depth > 2 && (depth+w.id)%2 == 0 && w.s.busy == nil {
 			continue
 		}
 		w.partial = nil
@@ -295,44 +303,73 @@ func (w *worker) searchRoot(depth int) {
 func (w *worker) rootSearch(depth, first int, alpha, beta int) int {
 	f := &w.stack[0]
 	best := -infinity
-	for i := first; i < len(w.root); i++ {
-		rm := &w.root[i]
-		w.makeMove(0, rm.move)
-		var score int
-		if i == first {
-			score = -w.alphaBeta(1, depth-1, -beta, -alpha)
-		} else {
-			score = -w.alphaBeta(1, depth-1, -alpha-1, -alpha)
-			if score > alpha && score < beta && !w.abort {
-				score = -w.alphaBeta(1, depth-1, -beta, -alpha)
+	busy := w.s.busy
+	canDefer := busy != nil && depth > deferDepth
+	nDeferred := 0
+	for pass := 0; pass < 2; pass++ {
+		n := len(w.root) - first
+		if pass == 1 {
+			n = nDeferred
+		}
+		for j := range n {
+			i := first + j
+			if pass == 1 {
+				i = int(f.deferred[j])
 			}
-		}
-		w.unmakeMove()
-		if w.abort {
-			return best
-		}
-		if score > alpha || i == first {
-			rm.score = score
-			child := &w.stack[1]
-			rm.pv = append(append(rm.pv[:0], rm.move), child.pv[:child.pvLen]...)
-		} else {
-			rm.score = -infinity
-		}
-		if score > best {
-			best = score
-			if score > alpha {
-				alpha = score
-				if i > first && first == 0 {
-					cp := *rm
-					cp.pv = slices.Clone(rm.pv)
-					w.partial = &cp
+			rm := &w.root[i]
+			w.makeMove(0, rm.move)
+			var childHash uint64
+			if canDefer {
+				childHash = w.stack[1].pos.Hash
+				if pass == 0 && i > first && busy.has(childHash) {
+					w.unmakeMove()
+					f.deferred[nDeferred] = uint8(i)
+					nDeferred++
+					w.deferrals++
+					continue
 				}
-				if score >= beta {
-					break
+				busy.mark(childHash)
+			}
+			var score int
+			if i == first {
+				score = -w.alphaBeta(1, depth-1, -beta, -alpha)
+			} else {
+				score = -w.alphaBeta(1, depth-1, -alpha-1, -alpha)
+				if score > alpha && score < beta && !w.abort {
+					score = -w.alphaBeta(1, depth-1, -beta, -alpha)
+				}
+			}
+			if canDefer {
+				busy.clear(childHash)
+			}
+			w.unmakeMove()
+			if w.abort {
+				return best
+			}
+			if score > alpha || i == first {
+				rm.score = score
+				child := &w.stack[1]
+				rm.pv = append(append(rm.pv[:0], rm.move), child.pv[:child.pvLen]...)
+			} else {
+				rm.score = -infinity
+			}
+			if score > best {
+				best = score
+				if score > alpha {
+					alpha = score
+					if i > first && first == 0 {
+						cp := *rm
+						cp.pv = slices.Clone(rm.pv)
+						w.partial = &cp
+					}
+					if score >= beta {
+						goto done
+					}
 				}
 			}
 		}
 	}
+done:
 	if first == 0 && best > -infinity {
 		w.table.Store(tableKey(f, MaxPly), tt.MoveKey(w.bestRoot(first)), tt.ToTT(best, 0), depth, tt.Exact)
 	}
