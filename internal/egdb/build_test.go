@@ -1,0 +1,63 @@
+package egdb
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/riodraughts/rio/internal/movegen"
+)
+
+var (
+	builtOnce sync.Map // variant name -> *DB (4 pieces)
+)
+
+func built(t testing.TB, v *movegen.Variant) *DB {
+	t.Helper()
+	if db, ok := builtOnce.Load(v.Name); ok {
+		return db.(*DB)
+	}
+	db, err := Build(context.Background(), v, 4, Options{Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	builtOnce.Store(v.Name, db)
+	return db
+}
+
+func probe(t *testing.T, db *DB, fen string) Value {
+	t.Helper()
+	p, err := db.Variant.ParsePosition(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, ok := db.Probe(&p)
+	if !ok {
+		t.Fatalf("%s: not in the tables", fen)
+	}
+	return v
+}
+
+func TestKnownValues(t *testing.T) {
+	db := built(t, movegen.Brazilian)
+	for _, c := range []struct {
+		fen  string
+		want Value
+	}{
+		{"W:WK29,K30,K31:BK3", Value{Win, 21}},
+		{"B:WK32,K31,K30:BK22", Value{Draw, -1}},
+		{"B:WK1,K2,K10:BK15", Value{Loss, 2}},
+	} {
+		if got := probe(t, db, c.fen); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.fen, got, c.want)
+		}
+	}
+}
+
+func BenchmarkBuild4(b *testing.B) {
+	for b.Loop() {
+		if _, err := Build(context.Background(), movegen.Brazilian, 4, Options{Threads: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

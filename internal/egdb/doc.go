@@ -1,0 +1,49 @@
+// Package egdb owns Rio's endgame databases: the game-theoretic value
+// (win, draw or loss for the side to move) of every position with few
+// pieces, for each variant, built by retrograde analysis, stored in
+// checked files and probed by the search.
+//
+// # Slices and indexing
+//
+// Positions are grouped by material into slices (kings and men of the side
+// to move, then of the other side). A position is always seen from the side
+// to move: a position with Black to move is looked up as its colour-flipped
+// twin (movegen.Position.Flip), so each slice holds positions with White to
+// move only. Inside a slice, positions are numbered perfectly (index.go):
+// the black men among the 28 squares a black man can stand on, the white
+// men among the 28 white-man squares left free, then the white kings and
+// the black kings among the squares still empty, each group by the
+// combinatorial number system. Every index is a legal placement and every
+// placement has one index.
+//
+// # Building
+//
+// A slice is solved together with its colour-swapped partner (a quiet move
+// leads from one into the other); captures lead into slices with fewer
+// pieces and promotions into slices with fewer men, so slices are built in
+// the order (pieces, men) and those of one level are independent and built
+// in parallel (build.go). Within a pair, one forward pass generates every
+// position's moves: those leaving the pair are looked up in the finished
+// slices, the others counted. Then results spread backwards by distance,
+// as in Dijkstra's algorithm with a bucket queue: a position lost in d
+// plies makes each predecessor (found by un-moving a quiet move, and
+// checked legal: no capture was available) a win in d+1; a position won in
+// d takes one from each predecessor's count of open moves, and a
+// predecessor whose moves are all wins for the opponent is lost in one
+// more than the longest. What stays open is a draw. The result is exact
+// distance to the end of the game (plies, best play: the winner fastest,
+// the loser slowest).
+//
+// Values are those of the rules of play only: the move-count draw rules
+// (game.DrawRules) are not part of them. The search applies those itself
+// and trusts a table win only when the draw rules leave room for it.
+//
+// # Files
+//
+// A slice is stored in one file (file.go): a header with the format
+// version, the variant, the material and the position count, then two bits
+// per position (win, draw, loss), then, for slices of up to DistPieces
+// pieces, one byte of distance per position, and a CRC-32 of everything
+// before it. A short, long or altered file is refused with an error naming
+// it; it is never trusted.
+package egdb

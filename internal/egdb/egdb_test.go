@@ -1,0 +1,162 @@
+package egdb
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/riodraughts/rio/internal/movegen"
+)
+
+// The portuguese twins: the same internal board written in portuguese
+// numbering (portuguese is the mirrored board), with the same values.
+func TestPortugueseTwins(t *testing.T) {
+	br, pt := built(t, movegen.Brazilian), built(t, movegen.Portuguese)
+	for _, fen := range []string{"W:WK29,K30,K31:BK3", "B:WK32,K31,K30:BK22", "B:WK1,K2,K10:BK15"} {
+		p, err := movegen.Brazilian.ParsePosition(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		twin := movegen.Portuguese.FormatFEN(&p, false)
+		want, _ := br.Probe(&p)
+		if got := probe(t, pt, twin); got != want {
+			t.Errorf("portuguese %s (twin of %s): %v, brazilian %v", twin, fen, got, want)
+		}
+	}
+	if got := probe(t, pt, "W:WK1,K2,K3:BK31"); got != (Value{Win, 21}) {
+		t.Errorf("portuguese W:WK1,K2,K3:BK31: %v, want win 21", got)
+	}
+}
+
+// Every value of the 4-piece tables agrees with its successors (the
+// verifier on freshly built tables): russian always, all three variants
+// with RIO_DEEP_EGDB=1.
+func TestBuiltTablesVerify(t *testing.T) {
+	for _, v := range movegen.Variants {
+		if v != movegen.Russian && os.Getenv("RIO_DEEP_EGDB") == "" {
+			continue
+		}
+		if err := Verify(context.Background(), built(t, v), 2, nil); err != nil {
+			t.Errorf("%s: %v", v.Name, err)
+		}
+	}
+}
+
+// Tables built with one thread and with two are the same bytes, and a
+// second build over the same directory loads instead of solving.
+func TestBuildDeterministicAndResumable(t *testing.T) {
+	dirs := []string{t.TempDir(), t.TempDir()}
+	for k, threads := range []int{1, 2} {
+		if _, err := Build(context.Background(), movegen.Russian, 3, Options{Threads: threads, Store: Dir(dirs[k])}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dirs[0], "*.egdb"))
+	if len(files) != len(Slices(3)) {
+		t.Fatalf("%d files for %d slices", len(files), len(Slices(3)))
+	}
+	for _, f := range files {
+		a, _ := os.ReadFile(f)
+		b, err := os.ReadFile(filepath.Join(dirs[1], filepath.Base(f)))
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between 1 and 2 threads (%v)", filepath.Base(f), err)
+		}
+	}
+	// Resume: a stored table is loaded, not solved again. A marker in a
+	// file's stored values (re-checksummed so it loads) shows which.
+	name := filepath.Join(dirs[0], FileName(movegen.Russian, Material{2, 0, 1, 0}))
+	tab, err := Dir(dirs[0]).Load(movegen.Russian, Material{2, 0, 1, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := firstWith(tab, Win)
+	tab.set(i, Value{WDL: Draw})
+	if err := Dir(dirs[0]).Save(tab); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Build(context.Background(), movegen.Russian, 3, Options{Threads: 2, Store: Dir(dirs[0])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := db.Table(Material{2, 0, 1, 0}).At(i); got.WDL != Draw {
+		t.Errorf("%s was rebuilt, not loaded", name)
+	}
+	// And the verifier catches that flipped value.
+	err = Verify(context.Background(), db, 2, nil)
+	if err == nil || !strings.Contains(err.Error(), "stored draw") {
+		t.Errorf("verifier on a flipped value: %v", err)
+	}
+}
+
+func firstWith(t *Table, w WDL) int64 {
+	for i := range t.Size() {
+		if t.At(i).WDL == w {
+			return i
+		}
+	}
+	return -1
+}
+
+// A truncated, padded or altered file is refused with a reason.
+func TestBadFilesRefused(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Build(context.Background(), movegen.Brazilian, 3, Options{Threads: 2, Store: Dir(dir)}); err != nil {
+		t.Fatal(err)
+	}
+	m := Material{1, 1, 1, 0}
+	name := filepath.Join(dir, FileName(movegen.Brazilian, m))
+	good, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := bytes.Clone(good)
+	flipped[headerSize+10] ^= 1
+	cases := map[string][]byte{
+		"truncated":       good[:len(good)-100],
+		"padded":          append(bytes.Clone(good), 0),
+		"flipped bit":     flipped,
+		"empty":           nil,
+		"other magic":     append([]byte("XIOEGDB\x00"), good[8:]...),
+		"header only":     good[:headerSize],
+		"missing the crc": good[:len(good)-4],
+	}
+	for what, data := range cases {
+		if _, err := ReadTable(data); err == nil {
+			t.Errorf("%s: accepted", what)
+		}
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Open(dir, movegen.Brazilian, 3); err == nil || !strings.Contains(err.Error(), FileName(movegen.Brazilian, m)) {
+			t.Errorf("%s: Open gave %v, want an error naming the file", what, err)
+		}
+	}
+	if _, err := ReadTable(good); err != nil {
+		t.Errorf("the good file: %v", err)
+	}
+}
+
+func FuzzReadTable(f *testing.F) {
+	db, err := Build(context.Background(), movegen.Brazilian, 2, Options{Threads: 1})
+	if err != nil {
+		f.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := db.Table(Material{1, 0, 1, 0}).WriteTo(&buf); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tab, err := ReadTable(data)
+		if err != nil {
+			return
+		}
+		var out bytes.Buffer
+		if _, err := tab.WriteTo(&out); err != nil || !bytes.Equal(out.Bytes(), data) {
+			t.Fatalf("accepted a file that does not write back the same (%v)", err)
+		}
+	})
+}

@@ -1,0 +1,216 @@
+package egdb
+
+import (
+	"fmt"
+	"math/bits"
+	"sort"
+
+	"github.com/riodraughts/rio/internal/movegen"
+)
+
+// Material names a slice: the kings and men of the side to move (us) and
+// of the other side (them).
+type Material struct {
+	UsKings, UsMen, ThemKings, ThemMen int
+}
+
+// Pieces returns the number of pieces on the board.
+func (m Material) Pieces() int { return m.UsKings + m.UsMen + m.ThemKings + m.ThemMen }
+
+// Men returns the number of men on the board.
+func (m Material) Men() int { return m.UsMen + m.ThemMen }
+
+// Swap returns the slice with the sides exchanged: where a quiet move from
+// m leads, seen from the new side to move.
+func (m Material) Swap() Material {
+	return Material{m.ThemKings, m.ThemMen, m.UsKings, m.UsMen}
+}
+
+// String is the material as in a file name: "K2M1-K1M0".
+func (m Material) String() string {
+	return fmt.Sprintf("K%dM%d-K%dM%d", m.UsKings, m.UsMen, m.ThemKings, m.ThemMen)
+}
+
+// MaterialOf returns the slice of p, seen from the side to move.
+func MaterialOf(p *movegen.Position) Material {
+	us, them := p.Side, p.Side.Other()
+	return Material{
+		UsKings: p.KingsOf(us).Count(), UsMen: p.Men(us).Count(),
+		ThemKings: p.KingsOf(them).Count(), ThemMen: p.Men(them).Count(),
+	}
+}
+
+// Dense squares: the 32 playing squares numbered 0-31 (4 per row, row 0 at
+// the top, where white men promote), a compact form of movegen's 35-bit
+// ghost layout for indexing.
+const (
+	whiteMenSquares uint32 = 0xFFFFFFF0 // not row 0: a white man there is a king
+	blackMenSquares uint32 = 0x0FFFFFFF // not row 7
+)
+
+// dense packs a ghost-layout bitboard into 32 bits.
+func dense(b movegen.Bitboard) uint32 {
+	x := uint64(b)
+	return uint32(x&0xFF | x>>9&0xFF<<8 | x>>18&0xFF<<16 | x>>27&0xFF<<24)
+}
+
+// ghost unpacks a dense board.
+func ghost(d uint32) movegen.Bitboard {
+	x := uint64(d)
+	return movegen.Bitboard(x&0xFF | x>>8&0xFF<<9 | x>>16&0xFF<<18 | x>>24&0xFF<<27)
+}
+
+// binom[n][k] is n choose k.
+var binom = func() (t [33][33]int64) {
+	for n := range t {
+		t[n][0] = 1
+		for k := 1; k <= n; k++ {
+			t[n][k] = t[n-1][k-1] + t[n-1][k]
+		}
+	}
+	return t
+}()
+
+// rankSet returns the combinatorial number of the set of squares set
+// among the squares of within (set must lie within within): the i-th
+// lowest square of set, with rank r among within, adds binom[r][i+1].
+func rankSet(set, within uint32) int64 {
+	var idx int64
+	i := 1
+	for s := set; s != 0; s &= s - 1 {
+		low := s & -s
+		r := bits.OnesCount32(within & (low - 1))
+		idx += binom[r][i]
+		i++
+	}
+	return idx
+}
+
+// unrankSet is rankSet's inverse: the k squares of within numbered idx.
+func unrankSet(idx int64, k int, within uint32) uint32 {
+	var set uint32
+	n := bits.OnesCount32(within)
+	for i := k; i >= 1; i-- {
+		// The largest rank r < n with binom[r][i] <= idx (binom grows
+		// with r, so a binary search).
+		lo, hi := i-1, n-1
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if binom[mid][i] <= idx {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		idx -= binom[lo][i]
+		set |= nthBit(within, lo)
+		n = lo
+	}
+	return set
+}
+
+// nthBit returns the r-th lowest set bit of x (as a one-bit mask): whole
+// bytes are skipped by population count, then a table finishes.
+func nthBit(x uint32, r int) uint32 {
+	for sh := 0; sh < 32; sh += 8 {
+		b := x >> sh & 0xFF
+		c := bits.OnesCount32(b)
+		if r < c {
+			return 1 << (sh + int(selectInByte[b][r]))
+		}
+		r -= c
+	}
+	return 0
+}
+
+// selectInByte[b][r] is the position of the r-th lowest set bit of b.
+var selectInByte = func() (t [256][8]uint8) {
+	for b := range 256 {
+		r := 0
+		for i := range 8 {
+			if b&(1<<i) != 0 {
+				t[b][r] = uint8(i)
+				r++
+			}
+		}
+	}
+	return t
+}()
+
+// Indexer numbers the positions of one slice (White to move).
+type Indexer struct {
+	M Material
+	// menOffset[b] is the first men-placement number of the b-th black
+	// men set: how many white men sets the earlier black sets allow.
+	menOffset []int64
+	kingsW    int64 // binom[free][white kings]
+	kingsB    int64
+	size      int64
+}
+
+// NewIndexer returns the indexer of slice m.
+func NewIndexer(m Material) *Indexer {
+	x := &Indexer{M: m}
+	nb := binom[28][m.ThemMen]
+	x.menOffset = make([]int64, nb+1)
+	var total int64
+	for b := int64(0); b < nb; b++ {
+		x.menOffset[b] = total
+		blackMen := unrankSet(b, m.ThemMen, blackMenSquares)
+		total += binom[bits.OnesCount32(whiteMenSquares&^blackMen)][m.UsMen]
+	}
+	x.menOffset[nb] = total
+	free := 32 - m.UsMen - m.ThemMen
+	x.kingsW = binom[free][m.UsKings]
+	x.kingsB = binom[free-m.UsKings][m.ThemKings]
+	x.size = total * x.kingsW * x.kingsB
+	return x
+}
+
+// Size returns the number of positions in the slice.
+func (x *Indexer) Size() int64 { return x.size }
+
+// Index returns the number of p, which must have White to move and the
+// slice's material.
+func (x *Indexer) Index(p *movegen.Position) int64 {
+	wm := dense(p.Men(movegen.White))
+	bm := dense(p.Men(movegen.Black))
+	wk := dense(p.KingsOf(movegen.White))
+	bk := dense(p.KingsOf(movegen.Black))
+	b := rankSet(bm, blackMenSquares)
+	w := rankSet(wm, whiteMenSquares&^bm)
+	empty := ^(wm | bm)
+	kw := rankSet(wk, empty)
+	kb := rankSet(bk, empty&^wk)
+	return ((x.menOffset[b]+w)*x.kingsW+kw)*x.kingsB + kb
+}
+
+// Position returns the position numbered i (White to move).
+func (x *Indexer) Position(i int64) movegen.Position {
+	m := x.M
+	kb := i % x.kingsB
+	i /= x.kingsB
+	kw := i % x.kingsW
+	men := i / x.kingsW
+	// The black men set whose range holds men.
+	b := int64(sort.Search(len(x.menOffset)-1, func(j int) bool { return x.menOffset[j+1] > men }))
+	bm := unrankSet(b, m.ThemMen, blackMenSquares)
+	wm := unrankSet(men-x.menOffset[b], m.UsMen, whiteMenSquares&^bm)
+	empty := ^(wm | bm)
+	wk := unrankSet(kw, m.UsKings, empty)
+	bk := unrankSet(kb, m.ThemKings, empty&^wk)
+	return movegen.Position{
+		Pieces: [2]movegen.Bitboard{ghost(wm | wk), ghost(bm | bk)},
+		Kings:  ghost(wk | bk),
+		Side:   movegen.White,
+	}
+}
+
+// flip is movegen.Position.Flip without the hash, which tables do not use.
+func flip(p *movegen.Position) movegen.Position {
+	return movegen.Position{
+		Pieces: [2]movegen.Bitboard{p.Pieces[movegen.Black].Flip(), p.Pieces[movegen.White].Flip()},
+		Kings:  p.Kings.Flip(),
+		Side:   p.Side.Other(),
+	}
+}

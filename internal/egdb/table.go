@@ -1,0 +1,145 @@
+package egdb
+
+import (
+	"github.com/riodraughts/rio/internal/movegen"
+)
+
+// WDL is a game-theoretic value for the side to move.
+type WDL int8
+
+const (
+	Loss WDL = -1
+	Draw WDL = 0
+	Win  WDL = 1
+)
+
+func (w WDL) String() string {
+	switch w {
+	case Win:
+		return "win"
+	case Loss:
+		return "loss"
+	}
+	return "draw"
+}
+
+// Value is what the tables say of a position: its WDL and, where the slice
+// keeps distances, the plies to the end of the game with best play (the
+// winner hurrying, the loser delaying); Dist is -1 where unknown.
+type Value struct {
+	WDL  WDL
+	Dist int
+}
+
+// DistPieces is the largest slice that keeps distances: slices of up to
+// this many pieces depend only on each other, so their distances are
+// exact; larger slices keep only win, draw or loss (two bits).
+const DistPieces = 4
+
+// MaxPieces bounds the slices Rio builds and reads: 6 pieces already take
+// days on two cores (README).
+const MaxPieces = 6
+
+// Table is one solved slice.
+type Table struct {
+	Variant *movegen.Variant
+	M       Material
+	x       *Indexer
+	// wdl holds two bits per position (wdlDraw, wdlWin, wdlLoss), four
+	// positions per byte, the lowest index in the lowest bits.
+	wdl []byte
+	// dist holds one byte per position (nil when the slice keeps none).
+	dist []uint8
+}
+
+// Two-bit codes in Table.wdl; 3 never occurs in a valid table.
+const (
+	wdlDraw = 0
+	wdlWin  = 1
+	wdlLoss = 2
+)
+
+func newTable(v *movegen.Variant, m Material) *Table {
+	x := NewIndexer(m)
+	t := &Table{Variant: v, M: m, x: x, wdl: make([]byte, (x.Size()+3)/4)}
+	if m.Pieces() <= DistPieces {
+		t.dist = make([]uint8, x.Size())
+	}
+	return t
+}
+
+// Size returns the number of positions of the table.
+func (t *Table) Size() int64 { return t.x.Size() }
+
+func (t *Table) code(i int64) byte { return t.wdl[i>>2] >> (2 * (i & 3)) & 3 }
+
+func (t *Table) setCode(i int64, c byte) {
+	sh := 2 * (i & 3)
+	t.wdl[i>>2] = t.wdl[i>>2]&^(3<<sh) | c<<sh
+}
+
+// At returns the value of position i.
+func (t *Table) At(i int64) Value {
+	v := Value{Dist: -1}
+	switch t.code(i) {
+	case wdlWin:
+		v.WDL = Win
+	case wdlLoss:
+		v.WDL = Loss
+	}
+	if t.dist != nil && v.WDL != Draw {
+		v.Dist = int(t.dist[i])
+	}
+	return v
+}
+
+func (t *Table) set(i int64, v Value) {
+	c := byte(wdlDraw)
+	switch v.WDL {
+	case Win:
+		c = wdlWin
+	case Loss:
+		c = wdlLoss
+	}
+	t.setCode(i, c)
+	if t.dist != nil {
+		t.dist[i] = uint8(max(v.Dist, 0))
+	}
+}
+
+// DB is the set of tables of one variant, up to Pieces pieces.
+type DB struct {
+	Variant *movegen.Variant
+	Pieces  int
+	tables  map[Material]*Table
+}
+
+func newDB(v *movegen.Variant) *DB {
+	return &DB{Variant: v, tables: map[Material]*Table{}}
+}
+
+// Table returns the table of slice m, or nil.
+func (db *DB) Table(m Material) *Table { return db.tables[m] }
+
+// Tables returns the number of tables held.
+func (db *DB) Tables() int { return len(db.tables) }
+
+// Probe returns the value of p for its side to move; ok is false when p is
+// not in the tables.
+func (db *DB) Probe(p *movegen.Position) (v Value, ok bool) {
+	if db == nil || p.Occupied().Count() > db.Pieces {
+		return Value{}, false
+	}
+	q := *p
+	if q.Side == movegen.Black {
+		q = flip(&q)
+	}
+	if q.Pieces[movegen.White] == 0 {
+		return Value{WDL: Loss, Dist: 0}, true // no piece: lost
+	}
+	t := db.tables[MaterialOf(&q)]
+	if t == nil {
+		return Value{}, false
+	}
+	return t.At(t.x.Index(&q)), true
+}
