@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riodraughts/rio/internal/egdb"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/search"
@@ -67,6 +68,8 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	jsonOut := fs.Bool("json", false, "print JSON objects instead of text")
 	file := fs.String("file", "", "analyse every position of this file (positions one per line, or PDN games); JSON lines out")
 	shard := fs.String("shard", "", "with --file: take only shard i of n (i/n, 1 <= i <= n)")
+	egdbPieces := fs.Int("egdb-pieces", egdb.DefaultPieces, fmt.Sprintf("endgame tables up to this many pieces (0: none; above %d they come from --egdb-path)", egdb.DefaultPieces))
+	egdbPath := fs.String("egdb-path", "", "directory of tables made by engine egdb build")
 	v, err := parse(fs, args, &co)
 	if err != nil {
 		return err
@@ -78,9 +81,17 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	if *multipv < 1 || *multipv > movegen.MaxMoves {
 		return usagef("--multipv %d out of range 1-%d", *multipv, movegen.MaxMoves)
 	}
+	if *egdbPieces < 0 || *egdbPieces > egdb.MaxPieces {
+		return usagef("--egdb-pieces %d out of range 0-%d", *egdbPieces, egdb.MaxPieces)
+	}
 	opt := search.Options{Threads: sf.threads, MultiPV: *multipv, Analysis: true}
 	engine := search.NewEngine(sf.hash, env.Log)
 	if *file != "" {
+		tables, err := openTables(v, *egdbPieces, *egdbPath)
+		if err != nil {
+			return err
+		}
+		engine.Tables = tables
 		return analyzeFile(ctx, env, v, engine, *file, *shard, lim, opt)
 	}
 	if *shard != "" {
@@ -90,7 +101,19 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The tables take a few seconds to build: worth it only where the
+	// search can reach them.
+	if root := g.Position(); root.Occupied().Count() <= egdb.Reach || *egdbPath != "" {
+		if engine.Tables, err = openTables(v, *egdbPieces, *egdbPath); err != nil {
+			return err
+		}
+	}
 	out := &analyzeOutput{w: env.Stdout, v: v, json: *jsonOut, multipv: *multipv > 1}
+	if root := g.Position(); engine.Tables != nil {
+		if val, ok := engine.Tables.Wait(v).Probe(&root); ok {
+			out.table = val.String()
+		}
+	}
 	res := engine.Run(ctx, g, lim, opt, out.info)
 	out.final(res)
 	return nil
@@ -123,6 +146,7 @@ type analyzeOutput struct {
 	v       *movegen.Variant
 	json    bool
 	multipv bool
+	table   string // the root's value in the endgame tables, if there
 }
 
 type jsonInfo struct {
@@ -134,6 +158,7 @@ type jsonInfo struct {
 	Time      float64  `json:"time"`
 	NPS       float64  `json:"nps"`
 	Hashfull  int      `json:"hashfull"`
+	TBHits    int64    `json:"tbhits"`
 	PV        []string `json:"pv"`
 }
 
@@ -141,7 +166,7 @@ func (o *analyzeOutput) info(i search.Info) {
 	pv := o.v.FormatMoves(i.PV)
 	if o.json {
 		ji := jsonInfo{Depth: i.Depth, MeanDepth: round2(i.MeanDepth), Score: float64(i.Score) / 100,
-			Nodes: i.Nodes, Time: round3(i.Time.Seconds()), NPS: round2(i.NPS() / 1e6), Hashfull: i.Hashfull, PV: pv}
+			Nodes: i.Nodes, Time: round3(i.Time.Seconds()), NPS: round2(i.NPS() / 1e6), Hashfull: i.Hashfull, TBHits: i.TBHits, PV: pv}
 		if o.multipv {
 			ji.MultiPV = i.Line
 		}
@@ -152,8 +177,8 @@ func (o *analyzeOutput) info(i search.Info) {
 	if o.multipv {
 		line += fmt.Sprintf(" multipv=%d", i.Line)
 	}
-	fmt.Fprintf(o.w, "%s mean-depth=%.2f score=%s nodes=%d time=%.3f nps=%.2f pv=%q\n",
-		line, i.MeanDepth, FormatScore(i.Score), i.Nodes, i.Time.Seconds(), i.NPS()/1e6, strings.Join(pv, " "))
+	fmt.Fprintf(o.w, "%s mean-depth=%.2f score=%s nodes=%d time=%.3f nps=%.2f tbhits=%d pv=%q\n",
+		line, i.MeanDepth, FormatScore(i.Score), i.Nodes, i.Time.Seconds(), i.NPS()/1e6, i.TBHits, strings.Join(pv, " "))
 }
 
 func (o *analyzeOutput) final(r search.Result) {
@@ -165,9 +190,16 @@ func (o *analyzeOutput) final(r search.Result) {
 		ponder = o.v.FormatMove(r.Ponder)
 	}
 	if o.json {
-		writeJSON(o.w, map[string]any{"bestmove": best, "ponder": ponder, "score": float64(r.Score) / 100,
-			"depth": r.Depth, "nodes": r.Nodes, "time": round3(r.Time.Seconds())})
+		final := map[string]any{"bestmove": best, "ponder": ponder, "score": float64(r.Score) / 100,
+			"depth": r.Depth, "nodes": r.Nodes, "time": round3(r.Time.Seconds())}
+		if o.table != "" {
+			final["egdb"] = o.table
+		}
+		writeJSON(o.w, final)
 		return
+	}
+	if o.table != "" {
+		fmt.Fprintf(o.w, "egdb %s\n", o.table)
 	}
 	if best == "" {
 		fmt.Fprintln(o.w, "bestmove none")
@@ -187,3 +219,26 @@ func writeJSON(w io.Writer, v any) {
 
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
 func round3(x float64) float64 { return float64(int64(x*1000+0.5)) / 1000 }
+
+// openTables returns the endgame tables of v for a command, ready: up to
+// pieces pieces, from path when set. A path that cannot be used is an
+// error here (on the command line, unlike in Hub, nobody is waiting).
+func openTables(v *movegen.Variant, pieces int, path string) (*egdb.Tables, error) {
+	if pieces < 0 || pieces > egdb.MaxPieces {
+		return nil, usagef("--egdb-pieces %d out of range 0-%d", pieces, egdb.MaxPieces)
+	}
+	if pieces > egdb.DefaultPieces && path == "" {
+		return nil, usagef("--egdb-pieces %d needs --egdb-path (tables of more than %d pieces are built with engine egdb build)", pieces, egdb.DefaultPieces)
+	}
+	if pieces == 0 {
+		return nil, nil
+	}
+	t := egdb.NewTables(pieces, path)
+	var loadErr error
+	t.Report = func(_ *movegen.Variant, _ *egdb.DB, _ time.Duration, err error) { loadErr = err }
+	t.Wait(v)
+	if loadErr != nil {
+		return nil, loadErr
+	}
+	return t, nil
+}

@@ -59,6 +59,7 @@ func init() {
 			"engine dxp --listen ADDR [--initiator] | --connect ADDR [--follower] [--games N --minutes M --moves N --openings FILE --pdn OUT]", runDXP},
 		{"match", "play a match between two engines (Hub commands or DXP addresses): Elo, LOS, SPRT",
 			"engine match [--engine1 CMD] [--engine2 CMD] [--games N] [--tc 10+0.1 | --movetime S | --depth N | --nodes N] [--concurrency N] [--openings F] [--pdn OUT] [--sprt \"elo0=0 elo1=5\"]", runMatch},
+		{"egdb", "build or verify endgame tables on disk", "engine egdb build|verify [--variant V] [--pieces N] --dir D [--threads T]", runEgdb},
 		{"bench", "search the built-in positions; the last line is the build's signature", "engine bench [--depth N] [--threads T] [--hash MB]", runBench},
 		{"version", "print version, commit and Go version", "engine version", runVersion},
 		{"help", "describe the commands", "engine help [command]", runHelp},

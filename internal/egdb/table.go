@@ -121,6 +121,15 @@ func newDB(v *movegen.Variant) *DB {
 // Table returns the table of slice m, or nil.
 func (db *DB) Table(m Material) *Table { return db.tables[m] }
 
+// Positions returns the number of positions in the tables.
+func (db *DB) Positions() int64 {
+	var n int64
+	for _, t := range db.tables {
+		n += t.Size()
+	}
+	return n
+}
+
 // Tables returns the number of tables held.
 func (db *DB) Tables() int { return len(db.tables) }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/riodraughts/rio/internal/egdb"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/search"
@@ -42,6 +44,9 @@ type Hub struct {
 	ttSize       int
 	ponder       bool
 	moveOverhead time.Duration
+	// tables are the endgame databases (egdb-pieces, egdb-path); the
+	// current variant's start building as soon as it is chosen.
+	tables *egdb.Tables
 
 	engine  *search.Engine
 	game    *game.Game
@@ -68,6 +73,7 @@ func RunHub(ctx context.Context, in io.Reader, out io.Writer, id Identity, log z
 		variant: movegen.Brazilian, threads: 1, ttSize: 64, moveOverhead: search.Safety,
 	}
 	h.game = game.New(h.variant, h.variant.Start())
+	h.setTables(egdb.DefaultPieces, "")
 	lines := make(chan inputLine)
 	go readLines(in, lines)
 	defer h.stopSearch()
@@ -271,6 +277,8 @@ func (h *Hub) params() []string {
 		Format("param", KV("name", "tt-size"), KV("value", strconv.Itoa(h.ttSize)), KV("type", "int"), KV("min", strconv.Itoa(tt.MinMiB)), KV("max", strconv.Itoa(maxTTSize))),
 		Format("param", KV("name", "ponder"), KV("value", strconv.FormatBool(h.ponder)), KV("type", "bool")),
 		Format("param", KV("name", "move-overhead"), KV("value", strconv.Itoa(int(h.moveOverhead/time.Millisecond))), KV("type", "int"), KV("min", "0"), KV("max", "5000")),
+		Format("param", KV("name", "egdb-pieces"), KV("value", strconv.Itoa(h.tables.Pieces)), KV("type", "int"), KV("min", "0"), KV("max", strconv.Itoa(egdb.MaxPieces))),
+		Format("param", KV("name", "egdb-path"), KV("value", h.tables.Path), KV("type", "string")),
 	}
 }
 
@@ -326,6 +334,20 @@ func (h *Hub) setParam(l Line) {
 		if n, ok := intValue(0, 5000); ok {
 			h.moveOverhead = time.Duration(n) * time.Millisecond
 		}
+	case "egdb-pieces":
+		if n, ok := intValue(0, egdb.MaxPieces); ok && n != h.tables.Pieces {
+			h.setTables(n, h.tables.Path)
+		}
+	case "egdb-path":
+		if value != "" {
+			if fi, err := os.Stat(value); err != nil || !fi.IsDir() {
+				h.errorf("egdb-path: %q is not a directory; the built-in tables stay", clip(value))
+				return
+			}
+		}
+		if value != h.tables.Path {
+			h.setTables(h.tables.Pieces, value)
+		}
 	default:
 		h.log.Debug().Str("name", name).Str("value", value).Msg("unknown parameter ignored")
 	}
@@ -335,6 +357,25 @@ func (h *Hub) ensureEngine() {
 	if h.engine == nil {
 		h.engine = search.NewEngine(h.ttSize, h.log)
 	}
+	h.engine.Tables = h.tables
+}
+
+// setTables switches to tables of up to pieces pieces, from path when it
+// is set. A variant's tables are prepared in the background from the first
+// search of a position within egdb.Reach pieces; searches use them once
+// ready. A path that cannot be used is reported
+// as an error line when found, and the built-in tables serve instead.
+func (h *Hub) setTables(pieces int, path string) {
+	t := egdb.NewTables(pieces, path)
+	t.Report = func(v *movegen.Variant, db *egdb.DB, took time.Duration, err error) {
+		if err != nil {
+			h.out.send(Format("error", KV("message", printable(err.Error()))))
+		}
+		if db != nil {
+			h.log.Info().Str("variant", v.Name).Int("pieces", db.Pieces).Dur("took", took).Msg("endgame tables ready")
+		}
+	}
+	h.tables = t
 }
 
 // setPosition reads pos: pos=<Hub string or FEN>, or start / no pos=, then
@@ -459,6 +500,9 @@ func (h *Hub) startSearch(l Line) {
 	opt := search.Options{Threads: h.threads, Analysis: mode == "analyze", Progress: time.Second}
 	g := h.game
 	v := h.variant
+	if p := g.Position(); p.Occupied().Count() <= egdb.Reach {
+		h.tables.For(v) // the endgame is near: prepare the tables
+	}
 	r.s = h.engine.Start(context.Background(), g, lim, opt, func(i search.Info) {
 		h.out.send(infoLine(v, i))
 	})

@@ -3,6 +3,7 @@ package search
 import (
 	"math"
 
+	"github.com/riodraughts/rio/internal/egdb"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/tt"
 )
@@ -35,6 +36,12 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 	}
 	if ply >= MaxPly-1 {
 		return w.eval(w.v, pos)
+	}
+
+	if w.db != nil && pos.Occupied().Count() <= w.db.Pieces {
+		if score, ok := w.probeTables(f, ply); ok {
+			return score
+		}
 	}
 
 	var ttKey uint32
@@ -257,3 +264,41 @@ var lmrTable = func() (t [64][64]int) {
 	}
 	return t
 }()
+
+// knownWin is the score of a table win without a distance (slices beyond
+// egdb.DistPieces): below every forced win the search can see, above every
+// evaluation, so the engine keeps it and, searching on, converts into the
+// smaller slices whose distances are exact.
+const knownWin = tt.MateBound - 200
+
+// probeTables scores the node from the endgame tables. A win or loss is
+// taken only when the move-count draw rules leave room for it (the tables
+// know nothing of them): a table win in 21 plies with 16 plies left before
+// a rule's draw is searched like any position.
+func (w *worker) probeTables(f *frame, ply int) (int, bool) {
+	v, ok := w.db.Probe(&f.pos)
+	if !ok {
+		return 0, false
+	}
+	if v.WDL != egdb.Draw {
+		if f.left < 1<<20 && (v.Dist < 0 || f.left < v.Dist) {
+			return 0, false
+		}
+	}
+	w.tbHits++
+	switch {
+	case v.WDL == egdb.Draw:
+		return 0, true
+	case v.Dist >= 0 && v.WDL == egdb.Win:
+		return tt.Win - ply - v.Dist, true
+	case v.Dist >= 0:
+		return -tt.Win + ply + v.Dist, true
+	}
+	// No distance: a known result; the evaluation, scaled down, still
+	// points towards progress.
+	e := max(-150, min(150, w.eval(w.v, &f.pos))) / 2
+	if v.WDL == egdb.Win {
+		return knownWin - ply + e, true
+	}
+	return -knownWin + ply + e, true
+}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/riodraughts/rio/internal/egdb"
 	"github.com/riodraughts/rio/internal/eval"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
@@ -35,6 +36,8 @@ type Options struct {
 // Info reports one line of a completed iteration, or progress during a
 // long one.
 type Info struct {
+	// TBHits counts the main thread's endgame-table probes that scored a node.
+	TBHits    int64
 	Depth     int
 	SelDepth  int
 	MeanDepth float64
@@ -98,6 +101,9 @@ type Engine struct {
 	Features Features
 	// Eval scores positions (eval.Evaluate unless a test replaces it).
 	Eval func(v *movegen.Variant, p *movegen.Position) int
+	// Tables are the endgame databases probed in the tree (nil: none).
+	// A search uses them only if they are ready when it starts.
+	Tables *egdb.Tables
 }
 
 // NewEngine returns an engine with a table of hashMiB mebibytes.
@@ -270,7 +276,7 @@ func (s *Search) report(w *worker, depth int) {
 		s.onInfo(Info{
 			Depth: depth, SelDepth: w.selDepth, MeanDepth: w.meanDepth(),
 			Line: i + 1, Score: rm.score, Nodes: s.nodesSeenBy(w), Time: el,
-			PV: slices.Clone(rm.pv), Hashfull: s.e.TT.Hashfull(),
+			PV: slices.Clone(rm.pv), Hashfull: s.e.TT.Hashfull(), TBHits: w.tbHits,
 		})
 	}
 }

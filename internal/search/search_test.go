@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"github.com/riodraughts/rio/internal/egdb"
 	"testing"
 	"time"
 
@@ -185,6 +186,53 @@ func TestThreadsDefer(t *testing.T) {
 	}
 	if n := deferrals(1, DefaultFeatures); n != 0 {
 		t.Errorf("1 thread: %d moves deferred", n)
+	}
+}
+
+// With the endgame tables the search scores a table position exactly from
+// depth 1 (win in 21 plies), plays a move that keeps the win, and does not
+// trust a table win the draw rules would cut short.
+func TestTables(t *testing.T) {
+	tables := egdb.NewTables(4, "")
+	for _, c := range []struct {
+		v     *movegen.Variant
+		fen   string
+		moves []string
+		win   int // plies; 0: no win may be claimed
+	}{
+		{movegen.Brazilian, "W:WK29,K30,K31:BK3", nil, 21},
+		{movegen.Portuguese, "W:WK1,K2,K3:BK31", nil, 21},
+		// 8 plies into the portuguese 12-move count: 16 left, no win.
+		{movegen.Portuguese, "W:WK1,K2,K3:BK31", []string{"2-6", "31-27", "6-2", "27-31", "3-7", "31-27", "7-3", "27-31"}, 0},
+	} {
+		tables.Wait(c.v)
+		g := newGame(t, c.v, c.fen)
+		for _, m := range c.moves {
+			if _, err := g.PlayText(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e := NewEngine(16, zerolog.Nop())
+		e.Tables = tables
+		var hits int64
+		res := e.Run(context.Background(), g, Limits{Depth: 6}, Options{Threads: 1}, func(i Info) { hits = i.TBHits })
+		if hits == 0 {
+			t.Errorf("%s %s: no table hit", c.v.Name, c.fen)
+		}
+		if c.win == 0 {
+			if res.Score > tt.MateBound {
+				t.Errorf("%s %s after %d plies: claims a win in %d", c.v.Name, c.fen, len(c.moves), tt.Win-res.Score)
+			}
+			continue
+		}
+		if res.Score != tt.Win-c.win {
+			t.Errorf("%s %s: score %d, want a win in %d (%d)", c.v.Name, c.fen, res.Score, c.win, tt.Win-c.win)
+		}
+		p := g.Position()
+		next := p.Play(res.Move)
+		if v, _ := tables.Wait(c.v).Probe(&next); v != (egdb.Value{WDL: egdb.Loss, Dist: c.win - 1}) {
+			t.Errorf("%s %s: %s leads to %v for the opponent", c.v.Name, c.fen, c.v.FormatMove(res.Move), v)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/riodraughts/rio/internal/egdb"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/tt"
@@ -52,6 +53,7 @@ type worker struct {
 	table *tt.Table
 	feat  Features
 	eval  func(*movegen.Variant, *movegen.Position) int
+	db    *egdb.DB // endgame tables, nil when none are ready
 	// hist is held by value: a separately allocated History of each
 	// thread could share a cache line with another thread's, and it is
 	// written at every node.
@@ -68,6 +70,7 @@ type worker struct {
 	leafPlies      int64
 	leaves         int64
 	deferrals      int64 // moves put off because another thread had them
+	tbHits         int64 // positions scored by the endgame tables
 
 	root      []rootMove
 	completed int // depth of the last completed iteration
@@ -85,7 +88,7 @@ func newWorker(s *Search, id int) *worker {
 	g := s.game
 	w := &worker{
 		s: s, id: id, v: g.Variant, rules: g.Rules(), table: s.e.TT,
-		feat: s.e.Features, eval: s.e.Eval,
+		feat: s.e.Features, eval: s.e.Eval, db: s.e.Tables.Ready(g.Variant),
 		hist:  *g.History(MaxPly + 2),
 		stack: make([]frame, MaxPly+2),
 	}

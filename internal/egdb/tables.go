@@ -1,0 +1,131 @@
+package egdb
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/riodraughts/rio/internal/movegen"
+)
+
+// DefaultPieces is how many pieces the embedded tables hold: built in
+// memory, with exact distances, on first need.
+const DefaultPieces = DistPieces
+
+// Tables gives the engine its tables per variant: loaded from Path when it
+// is set (every slice up to Pieces pieces must be there), otherwise built
+// in memory in the background (up to DefaultPieces). Pieces 0 means none.
+// It is safe for concurrent use.
+type Tables struct {
+	Pieces int
+	Path   string
+	// Report, when set, hears of a directory that could not be used (the
+	// embedded tables are used instead) and of each set made ready.
+	Report func(v *movegen.Variant, db *DB, took time.Duration, err error)
+
+	mu  sync.Mutex
+	set map[*movegen.Variant]*ready
+}
+
+type ready struct {
+	done chan struct{}
+	db   *DB
+}
+
+// NewTables returns tables of up to pieces pieces, from path when set.
+func NewTables(pieces int, path string) *Tables {
+	return &Tables{Pieces: pieces, Path: path, set: map[*movegen.Variant]*ready{}}
+}
+
+// For returns v's tables if they are ready, else nil; the first call
+// starts loading or building them.
+func (t *Tables) For(v *movegen.Variant) *DB {
+	r := t.start(v)
+	if r == nil {
+		return nil
+	}
+	select {
+	case <-r.done:
+		return r.db
+	default:
+		return nil
+	}
+}
+
+// Ready returns v's tables if they are ready, else nil, without starting
+// anything.
+func (t *Tables) Ready(v *movegen.Variant) *DB {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	r := t.set[v]
+	t.mu.Unlock()
+	if r == nil {
+		return nil
+	}
+	select {
+	case <-r.done:
+		return r.db
+	default:
+		return nil
+	}
+}
+
+// Reach is the most pieces a position may have for the tables to be worth
+// preparing before searching it: a search from more rarely gets down to
+// their size.
+const Reach = 10
+
+// Wait returns v's tables, waiting until they are ready (nil if none).
+func (t *Tables) Wait(v *movegen.Variant) *DB {
+	r := t.start(v)
+	if r == nil {
+		return nil
+	}
+	<-r.done
+	return r.db
+}
+
+func (t *Tables) start(v *movegen.Variant) *ready {
+	if t == nil || t.Pieces < 2 {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if r, ok := t.set[v]; ok {
+		return r
+	}
+	r := &ready{done: make(chan struct{})}
+	t.set[v] = r
+	go func() {
+		defer close(r.done)
+		begin := time.Now()
+		var loadErr error
+		if t.Path != "" {
+			db, err := Open(t.Path, v, t.Pieces)
+			if err == nil {
+				r.db = db
+				t.report(v, db, time.Since(begin), nil)
+				return
+			}
+			loadErr = fmt.Errorf("egdb-path %s: %w; using the built-in tables", t.Path, err)
+		}
+		db, err := Build(context.Background(), v, min(t.Pieces, DefaultPieces), Options{Threads: runtime.NumCPU()})
+		if err != nil {
+			t.report(v, nil, time.Since(begin), err)
+			return
+		}
+		r.db = db
+		t.report(v, db, time.Since(begin), loadErr)
+	}()
+	return r
+}
+
+func (t *Tables) report(v *movegen.Variant, db *DB, took time.Duration, err error) {
+	if t.Report != nil {
+		t.Report(v, db, took, err)
+	}
+}
