@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-var infoLine = regexp.MustCompile(`^info depth=\d+ mean-depth=\d+\.\d\d score=-?\d+\.\d\d nodes=\d+ time=\d+\.\d{3} nps=\d+\.\d\d pv="[^"]*"$`)
+var infoLine = regexp.MustCompile(`^info depth=\d+ mean-depth=\d+\.\d\d score=-?\d+\.\d\d nodes=\d+ time=\d+\.\d{3} nps=\d+\.\d\d tbhits=\d+ pv="[^"]*"$`)
 
 func TestAnalyzeText(t *testing.T) {
 	r := run(t, "", "analyze", "--depth", "6", "--variant", "russian", "--fen", "W:W22,28,K32:B11,18,24,27")

@@ -61,3 +61,29 @@ func BenchmarkBuild4(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkProbe: ns per probe of one position again and again (cached),
+// and of positions spread over all 4-piece slices (mostly cold).
+func BenchmarkProbe(b *testing.B) {
+	db := built(b, movegen.Brazilian)
+	var ps []movegen.Position
+	for _, m := range Slices(4) {
+		x := NewIndexer(m)
+		for i := int64(0); i < x.Size(); i += 9973 {
+			ps = append(ps, x.Position(i))
+		}
+	}
+	b.Run("cached", func(b *testing.B) {
+		p := ps[len(ps)/2]
+		for b.Loop() {
+			db.Probe(&p)
+		}
+	})
+	b.Run("spread", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			db.Probe(&ps[i])
+			i = (i + 7919) % len(ps)
+		}
+	})
+}

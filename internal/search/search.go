@@ -124,8 +124,11 @@ type Search struct {
 	// softNs and hardNs are the time limits in nanoseconds from start
 	// (0: none); PonderHit changes them while the search runs.
 	softNs, hardNs atomic.Int64
-	nodeLimit      int64
-	depthLimit     int
+	// clockFrom is when (from start) the clock began to run: 0, or the
+	// ponder-hit. The stop-early rules count from there.
+	clockFrom  atomic.Int64
+	nodeLimit  int64
+	depthLimit int
 
 	workers []*worker
 	// busy marks positions under search by some thread (nil with one).
@@ -172,6 +175,7 @@ func (s *Search) setLimits(lim Limits, offset time.Duration) {
 	}
 	s.softNs.Store(int64(soft))
 	s.hardNs.Store(int64(hard))
+	s.clockFrom.Store(int64(offset))
 }
 
 // PonderHit switches a ponder search (started with Infinite) to lim,

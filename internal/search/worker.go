@@ -209,7 +209,11 @@ func (w *worker) enough(depth int) bool {
 	if soft <= 0 {
 		return false
 	}
-	el := int64(s.elapsed())
+	// Time since the clock started (a ponder search's time before the
+	// hit does not count towards the fractions below).
+	from := s.clockFrom.Load()
+	el := int64(s.elapsed()) - from
+	soft -= from
 	// The next iteration would likely not finish in time.
 	if el > soft*6/10 {
 		return true
