@@ -14,6 +14,9 @@ var (
 
 func built(t testing.TB, v *movegen.Variant) *DB {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("4-piece tables: skipped in -short runs (the race detector makes them slow)")
+	}
 	if db, ok := builtOnce.Load(v.Name); ok {
 		return db.(*DB)
 	}

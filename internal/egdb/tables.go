@@ -34,15 +34,8 @@ type ready struct {
 	db   *DB
 }
 
-// NewTables returns tables of up to pieces pieces, from path when set.
-func NewTables(pieces int, path string) *Tables {
-	return &Tables{Pieces: pieces, Path: path, set: map[*movegen.Variant]*ready{}}
-}
-
-// For returns v's tables if they are ready, else nil; the first call
-// starts loading or building them.
-func (t *Tables) For(v *movegen.Variant) *DB {
-	r := t.start(v)
+// get returns the tables if they are ready (nil for a nil r).
+func (r *ready) get() *DB {
 	if r == nil {
 		return nil
 	}
@@ -53,6 +46,15 @@ func (t *Tables) For(v *movegen.Variant) *DB {
 		return nil
 	}
 }
+
+// NewTables returns tables of up to pieces pieces, from path when set.
+func NewTables(pieces int, path string) *Tables {
+	return &Tables{Pieces: pieces, Path: path, set: map[*movegen.Variant]*ready{}}
+}
+
+// For returns v's tables if they are ready, else nil; the first call
+// starts loading or building them.
+func (t *Tables) For(v *movegen.Variant) *DB { return t.start(v).get() }
 
 // Ready returns v's tables if they are ready, else nil, without starting
 // anything.
@@ -63,15 +65,7 @@ func (t *Tables) Ready(v *movegen.Variant) *DB {
 	t.mu.Lock()
 	r := t.set[v]
 	t.mu.Unlock()
-	if r == nil {
-		return nil
-	}
-	select {
-	case <-r.done:
-		return r.db
-	default:
-		return nil
-	}
+	return r.get()
 }
 
 // Reach is the most pieces a position may have for the tables to be worth

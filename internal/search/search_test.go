@@ -193,6 +193,9 @@ func TestThreadsDefer(t *testing.T) {
 // depth 1 (win in 21 plies), plays a move that keeps the win, and does not
 // trust a table win the draw rules would cut short.
 func TestTables(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the 4-piece tables")
+	}
 	tables := egdb.NewTables(4, "")
 	for _, c := range []struct {
 		v     *movegen.Variant
