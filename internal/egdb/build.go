@@ -95,7 +95,7 @@ func Build(ctx context.Context, v *movegen.Variant, pieces int, opt Options) (*D
 		g.SetLimit(max(opt.Threads, 1))
 		for k, pair := range pairs {
 			g.Go(func() error {
-				ts, err := db.pair(gctx, pair, opt.Store)
+				ts, err := db.pair(gctx, pair, opt.Store, opt.Threads)
 				if err != nil {
 					return err
 				}
@@ -125,7 +125,7 @@ func Build(ctx context.Context, v *movegen.Variant, pieces int, opt Options) (*D
 
 // pair returns the tables of a slice and its swapped partner: loaded from
 // the store, or solved (and saved).
-func (db *DB) pair(ctx context.Context, pair []Material, store Store) ([]*Table, error) {
+func (db *DB) pair(ctx context.Context, pair []Material, store Store, threads int) ([]*Table, error) {
 	if store != nil {
 		var ts []*Table
 		for _, m := range pair {
@@ -143,7 +143,7 @@ func (db *DB) pair(ctx context.Context, pair []Material, store Store) ([]*Table,
 			return ts, nil
 		}
 	}
-	ts, err := db.solve(ctx, pair)
+	ts, err := db.solve(ctx, pair, threads)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +157,9 @@ func (db *DB) pair(ctx context.Context, pair []Material, store Store) ([]*Table,
 	return ts, nil
 }
 
-// Solving state of one position, in cell: 0 while open, else final.
+// Solving state of one position, in cell: 0 while open (no result
+// known), else a result: final once the position is settled (its bit in
+// side.done), until then a win may still shorten.
 const (
 	cellOpen = 0
 	cellDraw = 1
@@ -166,24 +168,34 @@ const (
 	cellWin  = 3
 )
 
-// Flags in cnt beside the count of open moves (bits 0-13).
+func isWin(c uint16) bool  { return c >= cellWin && c&1 == 1 }
+func isLoss(c uint16) bool { return c >= cellLoss && c&1 == 0 }
+func dist(c uint16) int    { return int(c-cellLoss) / 2 }
+
+// cntDraw flags, beside the count of open moves, a move that leads out of
+// the pair to a draw: the position cannot be lost.
 const (
-	cntDraw    = 1 << 15 // a move leads out of the pair to a draw
-	cntWinning = 1 << 14 // a move leads out of the pair to a loss for them
-	cntMask    = cntWinning - 1
+	cntDraw = 1 << 15
+	cntMask = cntDraw - 1
 )
 
 // side is the solving state of one slice of a pair.
 type side struct {
-	t        *Table
-	x        *Indexer
-	cell     []uint16
-	cnt      []uint16
-	maxWin   []uint16 // the longest win for them among the moves seen
-	done     []uint64 // bitset: predecessors already visited
+	t      *Table
+	x      *Indexer
+	cell   []uint16
+	cnt    []uint16
+	maxWin []uint16 // the longest win for them among the moves settled
+	done   []uint64 // bitset: settled
+	// quiet is a bitset: the position's moves are not captures. Only such
+	// a position can be the predecessor of a quiet move (captures are
+	// forced), so it stands in for looking for captures there again.
+	quiet    []uint64
 	partner  int
 	material Material
 }
+
+func (sd *side) settled(i int64) bool { return sd.done[i>>6]&(1<<(i&63)) != 0 }
 
 // solver solves one pair.
 type solver struct {
@@ -192,10 +204,12 @@ type solver struct {
 	sides   []*side
 	buckets [][]uint64 // by distance: side<<40 | index
 	exact   bool       // distances are exact (small slices)
-	buf     [movegen.MaxMoves]movegen.Move
 }
 
-func (db *DB) solve(ctx context.Context, pair []Material) ([]*Table, error) {
+// initChunk is how many positions one forward-pass task takes.
+const initChunk = 1 << 16
+
+func (db *DB) solve(ctx context.Context, pair []Material, threads int) ([]*Table, error) {
 	s := &solver{db: db, v: db.Variant, exact: pair[0].Pieces() <= DistPieces}
 	for k, m := range pair {
 		t := newTable(db.Variant, m)
@@ -203,15 +217,43 @@ func (db *DB) solve(ctx context.Context, pair []Material) ([]*Table, error) {
 		s.sides = append(s.sides, &side{
 			t: t, x: t.x, material: m, partner: (k + 1) % len(pair),
 			cell: make([]uint16, n), cnt: make([]uint16, n), maxWin: make([]uint16, n),
-			done: make([]uint64, (n+63)/64),
+			done: make([]uint64, (n+63)/64), quiet: make([]uint64, (n+63)/64),
 		})
 	}
+	// The forward pass, in parallel over index chunks; each chunk keeps
+	// its own bucket entries, merged in chunk order (the result does not
+	// depend on the order, but a fixed one keeps runs alike).
+	type chunk struct {
+		k        int
+		from, to int64
+		pushes   [][]uint64
+	}
+	var chunks []*chunk
 	for k, sd := range s.sides {
-		for i := range sd.x.Size() {
-			s.init(k, i)
+		for from := int64(0); from < sd.x.Size(); from += initChunk {
+			chunks = append(chunks, &chunk{k: k, from: from, to: min(from+initChunk, sd.x.Size())})
 		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(threads, 1))
+	for _, c := range chunks {
+		g.Go(func() error {
+			if gctx.Err() != nil {
+				return gctx.Err()
+			}
+			c.pushes = s.initRange(c.k, c.from, c.to)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	for _, c := range chunks {
+		for d, b := range c.pushes {
+			for len(s.buckets) <= d {
+				s.buckets = append(s.buckets, nil)
+			}
+			s.buckets[d] = append(s.buckets[d], b...)
 		}
 	}
 	for d := 0; d < len(s.buckets); d++ {
@@ -229,10 +271,10 @@ func (db *DB) solve(ctx context.Context, pair []Material) ([]*Table, error) {
 		for i, c := range sd.cell {
 			v := Value{WDL: Draw}
 			switch {
-			case c >= cellLoss && c&1 == 0:
-				v = Value{WDL: Loss, Dist: int(c-cellLoss) / 2}
-			case c >= cellWin:
-				v = Value{WDL: Win, Dist: int(c-cellWin) / 2}
+			case isLoss(c):
+				v = Value{WDL: Loss, Dist: dist(c)}
+			case isWin(c):
+				v = Value{WDL: Win, Dist: dist(c)}
 			}
 			if s.exact && v.Dist > 255 {
 				return nil, fmt.Errorf("egdb: %s %v: a distance of %d plies does not fit the format", s.v.Name, sd.material, v.Dist)
@@ -267,95 +309,104 @@ func (s *solver) outside(q *movegen.Position) Value {
 	return v
 }
 
-// init looks at every move of position i of side k once.
-func (s *solver) init(k int, i int64) {
+// initRange looks once at every move of positions from-to of side k and
+// returns the bucket entries it makes (by distance). Each position's own
+// state is written by this call only.
+func (s *solver) initRange(k int, from, to int64) [][]uint64 {
 	sd := s.sides[k]
-	p := sd.x.Position(i)
-	moves := s.v.Generate(&p, s.buf[:0])
-	if len(moves) == 0 {
-		sd.cell[i] = cellLoss
-		s.push(0, k, i)
-		return
+	var pushes [][]uint64
+	push := func(d int, i int64) {
+		for len(pushes) <= d {
+			pushes = append(pushes, nil)
+		}
+		pushes[d] = append(pushes[d], uint64(k)<<40|uint64(i))
 	}
-	partner := s.sides[sd.partner].material
-	var cnt uint16
-	win := -1
-	maxWin := 0
+	var buf [movegen.MaxMoves]movegen.Move
+	var dec decoder
 	var q movegen.Position
-	for _, m := range moves {
-		p.PlayInto(m, &q)
-		if !m.IsCapture() && !m.Promotes() {
-			cnt++
+	for i := from; i < to; i++ {
+		p := dec.position(sd.x, i)
+		moves := s.v.Generate(&p, buf[:0])
+		if len(moves) == 0 {
+			sd.cell[i] = cellLoss
+			push(0, i)
 			continue
 		}
-		_ = partner
-		v := s.outside(&q)
-		switch v.WDL {
-		case Loss:
-			if win < 0 || v.Dist+1 < win {
-				win = v.Dist + 1
+		if !moves[0].IsCapture() {
+			// Chunks start at multiples of 64: no other task writes this word.
+			sd.quiet[i>>6] |= 1 << (i & 63)
+		}
+		var cnt uint16
+		win := -1
+		maxWin := 0
+		for _, m := range moves {
+			if !m.IsCapture() && !m.Promotes() {
+				cnt++ // stays in the pair: counted, solved below
+				continue
 			}
-		case Win:
-			maxWin = max(maxWin, v.Dist)
-		default:
-			cnt |= cntDraw
+			p.PlayInto(m, &q)
+			v := s.outside(&q)
+			switch v.WDL {
+			case Loss:
+				if win < 0 || v.Dist+1 < win {
+					win = v.Dist + 1
+				}
+			case Win:
+				maxWin = max(maxWin, v.Dist)
+			default:
+				cnt |= cntDraw
+			}
 		}
-	}
-	sd.maxWin[i] = uint16(maxWin)
-	if win >= 0 {
-		cnt |= cntWinning
-		s.push(win, k, i)
-	}
-	sd.cnt[i] = cnt
-	if cnt&(cntMask|cntWinning) == 0 {
-		if cnt&cntDraw != 0 {
+		sd.maxWin[i] = uint16(maxWin)
+		sd.cnt[i] = cnt
+		switch {
+		case win >= 0: // a win, perhaps shortened by a move inside the pair
+			sd.cell[i] = cellWin + 2*uint16(win)
+			push(win, i)
+		case cnt == cntDraw:
 			sd.cell[i] = cellDraw
-		} else {
+		case cnt == 0:
 			sd.cell[i] = cellLoss + 2*uint16(maxWin+1)
-			s.push(maxWin+1, k, i)
+			push(maxWin+1, i)
 		}
 	}
+	return pushes
 }
 
-// settle takes position i of side k off bucket d: its value is now final
-// at distance d, and its predecessors learn of it.
+// settle takes position i of side k off bucket d: its value is final at
+// distance d (unless the entry is stale), and its predecessors learn of it.
 func (s *solver) settle(k int, i int64, d int) {
 	sd := s.sides[k]
-	if sd.done[i>>6]&(1<<(i&63)) != 0 {
-		return
-	}
 	c := sd.cell[i]
-	switch {
-	case c == cellOpen: // a win through a move out of the pair
-		c = cellWin + 2*uint16(d)
-		sd.cell[i] = c
-	case c == cellDraw:
-		return
-	case c >= cellLoss && c&1 == 0 && int(c-cellLoss)/2 == d,
-		c >= cellWin && c&1 == 1 && int(c-cellWin)/2 == d:
-	default:
-		return // settled earlier at a smaller distance
+	if sd.settled(i) || c == cellOpen || c == cellDraw || dist(c) != d {
+		return // settled already, or the entry of a win since shortened
 	}
 	sd.done[i>>6] |= 1 << (i & 63)
-	lost := c&1 == 0
+	lost := isLoss(c)
 	pk := sd.partner
 	ps := s.sides[pk]
 	s.predecessors(sd, i, func(j int64) {
-		if ps.cell[j] != cellOpen {
+		if ps.quiet[j>>6]&(1<<(j&63)) == 0 || ps.settled(j) {
+			return // j's moves are captures, or j is settled
+		}
+		pc := ps.cell[j]
+		if lost {
+			// j wins in d+1, unless it already wins as fast.
+			if pc == cellOpen || isWin(pc) && dist(pc) > d+1 {
+				ps.cell[j] = cellWin + 2*uint16(d+1)
+				s.push(d+1, pk, j)
+			}
 			return
 		}
-		if lost {
-			ps.cell[j] = cellWin + 2*uint16(d+1)
-			s.push(d+1, pk, j)
-			return
+		if pc != cellOpen {
+			return // a win already: its count no longer matters
 		}
 		ps.cnt[j]--
 		ps.maxWin[j] = max(ps.maxWin[j], uint16(d))
-		if ps.cnt[j]&(cntMask|cntWinning) == 0 {
-			if ps.cnt[j]&cntDraw != 0 {
-				ps.cell[j] = cellDraw
-				return
-			}
+		switch ps.cnt[j] {
+		case cntDraw:
+			ps.cell[j] = cellDraw
+		case 0:
 			l := int(ps.maxWin[j]) + 1
 			ps.cell[j] = cellLoss + 2*uint16(l)
 			s.push(l, pk, j)
@@ -363,10 +414,39 @@ func (s *solver) settle(k int, i int64, d int) {
 	})
 }
 
+// decoder turns consecutive indices into positions, decoding the men and
+// the white kings only when they change.
+type decoder struct {
+	x      *Indexer
+	prefix int64 // index / kingsB of the cached part, -1: none
+	base   movegen.Position
+	empty  uint32 // squares free for the black kings
+}
+
+func (dc *decoder) position(x *Indexer, i int64) movegen.Position {
+	prefix := i / x.kingsB
+	if dc.x != x || dc.prefix != prefix {
+		dc.x, dc.prefix = x, prefix
+		dc.base = x.Position(prefix * x.kingsB)
+		bk := dc.base.KingsOf(movegen.Black) // added back per index below
+		dc.base.Pieces[movegen.Black] &^= bk
+		dc.base.Kings &^= bk
+		dc.empty = ^dense(dc.base.Occupied())
+	}
+	p := dc.base
+	if x.M.ThemKings > 0 {
+		bk := ghost(unrankSet(i%x.kingsB, x.M.ThemKings, dc.empty))
+		p.Pieces[movegen.Black] |= bk
+		p.Kings |= bk
+	}
+	return p
+}
+
 // predecessors calls f with the index, in the partner slice, of every
-// position from which Black's quiet move led to position i of sd (White
-// to move): each black piece is moved back and the result kept if Black
-// had no capture there (else the quiet move was not legal).
+// position from which a quiet move of Black could lead to position i of sd
+// (White to move): each black piece is moved back. The move was legal
+// only if Black had no capture there; the caller knows that from its
+// quiet bitset.
 func (s *solver) predecessors(sd *side, i int64, f func(int64)) {
 	x := sd.x.Position(i)
 	ps := s.sides[sd.partner]
@@ -389,9 +469,6 @@ func (s *solver) predecessors(sd *side, i int64, f func(int64)) {
 				p.Kings ^= moved
 			}
 			p.Side = movegen.Black
-			if s.v.HasCapture(&p) {
-				continue
-			}
 			q := flip(&p)
 			f(ps.x.Index(&q))
 		}
