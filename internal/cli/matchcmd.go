@@ -29,6 +29,10 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 	n2 := fs.String("name2", "", "display name of the second engine")
 	var params listFlag
 	fs.Var(&params, "param", "Hub parameter for both engines, name=value (repeatable)")
+	var params1, params2 listFlag
+	fs.Var(&params1, "param1", "Hub parameter for the first engine only, name=value (repeatable)")
+	fs.Var(&params2, "param2", "Hub parameter for the second engine only, name=value (repeatable)")
+	endgames := fs.Int("endgames", 0, "start from generated balanced endgames of at most this many pieces (5-12) instead of openings")
 	games := fs.Int("games", 100, "games to play (each opening twice, colours swapped)")
 	openings := fs.String("openings", "", "start positions, one FEN per line (default: the built-in ballots; generated for portuguese)")
 	tcFlag := fs.String("tc", "", "clock per player: BASE+INC in seconds (e.g. 10+0.1)")
@@ -88,14 +92,20 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 	case *movetime < 0 || *depth < 0 || *nodes < 0:
 		return usagef("limits must be positive")
 	}
-	for _, p := range params {
-		name, value, ok := strings.Cut(p, "=")
-		if !ok || name == "" {
-			return usagef("--param %q: want name=value", p)
+	for k, list := range [][]string{params, params1, params2} {
+		for _, p := range list {
+			name, value, ok := strings.Cut(p, "=")
+			if !ok || name == "" {
+				return usagef("--param %q: want name=value", p)
+			}
+			set := fmt.Sprintf("set-param name=%s value=%s", name, value)
+			for e := range cfg.Engines {
+				if k == 0 || k == e+1 {
+					cfg.Engines[e].Params = append(cfg.Engines[e].Params, set)
+				}
+			}
 		}
-		cfg.Engines[0].Params = append(cfg.Engines[0].Params, fmt.Sprintf("set-param name=%s value=%s", name, value))
 	}
-	cfg.Engines[1].Params = cfg.Engines[0].Params
 	cfg.Engines[0].Spec, cfg.Engines[0].Name = *e1, *n1
 	cfg.Engines[1].Spec, cfg.Engines[1].Name = *e2, *n2
 	if *sprt != "" {
@@ -106,6 +116,13 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 		cfg.SPRT = &t
 	}
 	switch {
+	case *endgames != 0 && *openings != "":
+		return usagef("give --openings or --endgames, not both")
+	case *endgames != 0:
+		if *endgames < 5 || *endgames > 12 {
+			return usagef("--endgames %d out of range 5-12", *endgames)
+		}
+		cfg.Openings = match.GenerateEndgames(v, (*games+1)/2, *endgames, 1)
 	case *openings != "":
 		if cfg.Openings, err = match.LoadOpenings(*openings, v); err != nil {
 			return usageError{err}

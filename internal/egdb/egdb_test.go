@@ -160,3 +160,27 @@ func FuzzReadTable(f *testing.F) {
 		}
 	})
 }
+
+// The verifier also judges slices without distances (those above
+// DistPieces): here 3-piece tables with their distances dropped.
+func TestVerifyWithoutDistances(t *testing.T) {
+	db, err := Build(context.Background(), movegen.Brazilian, 3, Options{Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tab := range db.tables {
+		tab.dist = nil
+	}
+	if err := Verify(context.Background(), db, 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	tab := db.Table(Material{0, 1, 2, 0})
+	i := firstWith(tab, Loss)
+	if i < 0 {
+		t.Fatal("no lost position to alter")
+	}
+	tab.set(i, Value{WDL: Win})
+	if err := Verify(context.Background(), db, 2, nil); err == nil {
+		t.Fatal("a loss turned into a win passed")
+	}
+}

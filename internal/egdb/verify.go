@@ -52,9 +52,10 @@ func Verify(ctx context.Context, db *DB, threads int, progress func(done, total 
 // expected is the value of p (White to move) from its successors' values.
 func expected(db *DB, p *movegen.Position, buf []movegen.Move, dist bool) Value {
 	moves := db.Variant.Generate(p, buf)
-	best := Value{WDL: Loss, Dist: 0}
-	won, drawn := -1, false
-	slowest := -1
+	// Distances are -1 in slices without them; only the exact ones are
+	// compared (dist).
+	winning, drawn := false, false
+	quickest, slowest := -1, -1
 	var q movegen.Position
 	for _, m := range moves {
 		p.PlayInto(m, &q)
@@ -64,18 +65,20 @@ func expected(db *DB, p *movegen.Position, buf []movegen.Move, dist bool) Value 
 		}
 		switch v.WDL {
 		case Loss:
-			if won < 0 || v.Dist < won {
-				won = v.Dist
+			if !winning || v.Dist < quickest {
+				quickest = v.Dist
 			}
+			winning = true
 		case Draw:
 			drawn = true
 		case Win:
 			slowest = max(slowest, v.Dist)
 		}
 	}
+	var best Value
 	switch {
-	case won >= 0:
-		best = Value{WDL: Win, Dist: won + 1}
+	case winning:
+		best = Value{WDL: Win, Dist: quickest + 1}
 	case drawn:
 		return Value{WDL: Draw, Dist: -1}
 	default:

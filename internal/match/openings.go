@@ -134,3 +134,67 @@ func GenerateOpenings(v *movegen.Variant, n, plies, within int, seed uint64) []O
 	}
 	return out
 }
+
+// GenerateEndgames makes n balanced endgame start positions of at most
+// pieces pieces (a fixed seed: the same list every time): games from the
+// variant's ballots (or its start) played by a shallow search that picks
+// at random among the moves within a few hundredths of its best, until
+// few enough pieces remain and no capture is pending; a position is kept
+// when a deeper search finds it within half a man of even and it differs
+// from those kept. They test endgame play, where the tables matter.
+func GenerateEndgames(v *movegen.Variant, n, pieces int, seed uint64) []Opening {
+	rng := rand.New(rand.NewPCG(seed, uint64(v.GameType)+1000))
+	engine := search.NewEngine(4, zerolog.Nop())
+	starts := Ballots(v)
+	if len(starts) == 0 {
+		starts = []Opening{{Name: "start", Position: v.Start()}}
+	}
+	seen := map[uint64]bool{}
+	var out []Opening
+	for tries := 0; len(out) < n && tries < 50*n; tries++ {
+		g := game.New(v, starts[rng.IntN(len(starts))].Position)
+		for g.Outcome().Result == game.Ongoing && g.Ply() < 300 {
+			p := g.Position()
+			if p.Occupied().Count() <= pieces && !v.HasCapture(&p) {
+				break
+			}
+			engine.TT.Clear()
+			// The lines of the last iteration, best first.
+			type line struct {
+				m     movegen.Move
+				score int
+			}
+			var lines []line
+			res := engine.Run(context.Background(), g, search.Limits{Depth: 3}, search.Options{Threads: 1, MultiPV: 3}, func(i search.Info) {
+				if i.Line == 1 {
+					lines = lines[:0]
+				}
+				if len(i.PV) > 0 {
+					lines = append(lines, line{i.PV[0], i.Score})
+				}
+			})
+			m := res.Move
+			var near []movegen.Move
+			for _, l := range lines {
+				if l.score >= lines[0].score-15 {
+					near = append(near, l.m)
+				}
+			}
+			if len(near) > 0 {
+				m = near[rng.IntN(len(near))]
+			}
+			g.Play(m)
+		}
+		p := g.Position()
+		if p.Occupied().Count() > pieces || g.Outcome().Result != game.Ongoing || seen[p.Hash] {
+			continue
+		}
+		seen[p.Hash] = true
+		engine.TT.Clear()
+		if res := engine.Run(context.Background(), g, search.Limits{Depth: 10}, search.Options{Threads: 1}, nil); abs(res.Score) > 50 {
+			continue
+		}
+		out = append(out, Opening{Name: fmt.Sprintf("endgame %d", len(out)+1), Position: p})
+	}
+	return out
+}
