@@ -2,6 +2,7 @@ package egdb
 
 import (
 	"context"
+	"os"
 	"sync"
 	"testing"
 
@@ -87,6 +88,30 @@ func BenchmarkProbe(b *testing.B) {
 		for b.Loop() {
 			db.Probe(&ps[i])
 			i = (i + 7919) % len(ps)
+		}
+	})
+	// RIO_EGDB_BENCH_DIR=D (a brazilian 5-piece build): probes spread over
+	// 146 M positions in 43 MB, most of them cache misses.
+	dir := os.Getenv("RIO_EGDB_BENCH_DIR")
+	if dir == "" {
+		return
+	}
+	db5, err := Open(dir, movegen.Brazilian, 5)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ps5 []movegen.Position
+	for _, m := range Slices(5) {
+		x := NewIndexer(m)
+		for i := int64(0); i < x.Size(); i += 99991 {
+			ps5 = append(ps5, x.Position(i))
+		}
+	}
+	b.Run("5-pieces-spread", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			db5.Probe(&ps5[i])
+			i = (i + 7919) % len(ps5)
 		}
 	})
 }

@@ -239,6 +239,30 @@ func TestTables(t *testing.T) {
 	}
 }
 
+// With the tables on both sides, three kings against one are won in
+// exactly the 21 plies the tables give: the winner makes progress every
+// move and the loser holds out longest.
+func TestTablesPlayTheWinOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the 4-piece tables")
+	}
+	tables := egdb.NewTables(4, "")
+	tables.Wait(movegen.Brazilian)
+	g := newGame(t, movegen.Brazilian, "W:WK29,K30,K31:BK3")
+	e := NewEngine(16, zerolog.Nop())
+	e.Tables = tables
+	for g.Outcome().Result == game.Ongoing && g.Ply() < 40 {
+		e.TT.Clear()
+		res := e.Run(context.Background(), g, Limits{Depth: 3}, Options{Threads: 1}, nil)
+		if err := g.Play(res.Move); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out := g.Outcome(); out.Result != game.WhiteWins || g.Ply() != 21 {
+		t.Errorf("game ended %v (%s) after %d plies, want a white win in 21", out.Result, out.Reason, g.Ply())
+	}
+}
+
 func TestStopAndTime(t *testing.T) {
 	e := NewEngine(16, zerolog.Nop())
 	g := newGame(t, movegen.Brazilian, "startpos")
