@@ -1,6 +1,7 @@
 package egdb
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime"
@@ -21,6 +22,9 @@ const DefaultPieces = DistPieces
 type Tables struct {
 	Pieces int
 	Path   string
+	// Threads builds the built-in tables (0: all cores). Hub uses one, so
+	// that a build started during a game leaves the search a core.
+	Threads int
 	// Report, when set, hears of a directory that could not be used (the
 	// embedded tables are used instead) and of each set made ready.
 	Report func(v *movegen.Variant, db *DB, took time.Duration, err error)
@@ -107,7 +111,7 @@ func (t *Tables) start(v *movegen.Variant) *ready {
 			}
 			loadErr = fmt.Errorf("egdb-path %s: %w; using the built-in tables", t.Path, err)
 		}
-		db, err := Build(context.Background(), v, min(t.Pieces, DefaultPieces), Options{Threads: runtime.NumCPU()})
+		db, err := Build(context.Background(), v, min(t.Pieces, DefaultPieces), Options{Threads: cmp.Or(t.Threads, runtime.NumCPU())})
 		if err != nil {
 			t.report(v, nil, time.Since(begin), err)
 			return
