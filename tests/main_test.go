@@ -22,6 +22,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	engine = filepath.Join(dir, "engine")
+	// The engines keep their built-in endgame tables here, not in the
+	// user's cache.
+	os.Setenv("RIO_EGDB_CACHE", filepath.Join(dir, "egdb-cache"))
 	build := exec.Command("go", "build", "-o", engine, "../cmd/engine")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {

@@ -184,3 +184,39 @@ func TestVerifyWithoutDistances(t *testing.T) {
 		t.Fatal("a loss turned into a win passed")
 	}
 }
+
+// Built-in tables with a cache: the first run saves them, the next loads
+// them, and a damaged cache file is solved again and replaced.
+func TestTablesCache(t *testing.T) {
+	dir := t.TempDir()
+	first := NewTables(3, "")
+	first.Cache = dir
+	a := first.Wait(movegen.Russian)
+	files, _ := filepath.Glob(filepath.Join(dir, "russian-*.egdb"))
+	if a == nil || len(files) != len(Slices(3)) {
+		t.Fatalf("first run: %d cache files, want %d", len(files), len(Slices(3)))
+	}
+	m := Material{1, 1, 1, 0}
+	name := filepath.Join(dir, FileName(movegen.Russian, m))
+	data, _ := os.ReadFile(name)
+	data[headerSize] ^= 0xFF
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	second := NewTables(3, "")
+	second.Cache = dir
+	b := second.Wait(movegen.Russian)
+	if b == nil {
+		t.Fatal("no tables with a damaged cache")
+	}
+	ta, tb := a.Table(m), b.Table(m)
+	for i := range ta.Size() {
+		if ta.At(i) != tb.At(i) {
+			t.Fatalf("position %d: %v, then %v", i, ta.At(i), tb.At(i))
+		}
+	}
+	// The damaged file was solved again and written over.
+	if _, err := Dir(dir).Load(movegen.Russian, m); err != nil {
+		t.Errorf("the damaged cache file is still bad: %v", err)
+	}
+}

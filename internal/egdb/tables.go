@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
@@ -25,6 +27,11 @@ type Tables struct {
 	// Threads builds the built-in tables (0: all cores). Hub uses one, so
 	// that a build started during a game leaves the search a core.
 	Threads int
+	// Cache, when set, is a directory where built-in tables are kept
+	// between runs: the first build saves them, later runs load them
+	// (milliseconds instead of seconds). A bad file there is solved again
+	// and replaced; a directory that cannot be used is passed over.
+	Cache string
 	// Report, when set, hears of a directory that could not be used (the
 	// embedded tables are used instead) and of each set made ready.
 	Report func(v *movegen.Variant, db *DB, took time.Duration, err error)
@@ -72,6 +79,23 @@ func (t *Tables) Ready(v *movegen.Variant) *DB {
 	return r.get()
 }
 
+// DefaultCache returns the directory for built-in tables between runs:
+// $RIO_EGDB_CACHE if set ("off": none), else rio/egdb in the user's cache
+// directory, or "" when there is none.
+func DefaultCache() string {
+	if dir, ok := os.LookupEnv("RIO_EGDB_CACHE"); ok {
+		if dir == "off" {
+			return ""
+		}
+		return dir
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(base, "rio", "egdb")
+}
+
 // Reach is the most pieces a position may have for the tables to be worth
 // preparing before searching it: a search from more rarely gets down to
 // their size.
@@ -111,7 +135,18 @@ func (t *Tables) start(v *movegen.Variant) *ready {
 			}
 			loadErr = fmt.Errorf("egdb-path %s: %w; using the built-in tables", t.Path, err)
 		}
-		db, err := Build(context.Background(), v, min(t.Pieces, DefaultPieces), Options{Threads: cmp.Or(t.Threads, runtime.NumCPU())})
+		opt := Options{Threads: cmp.Or(t.Threads, runtime.NumCPU())}
+		pieces := min(t.Pieces, DefaultPieces)
+		var db *DB
+		var err error
+		if t.Cache != "" && os.MkdirAll(t.Cache, 0o755) == nil {
+			opt.Store = cacheDir(t.Cache)
+			db, err = Build(context.Background(), v, pieces, opt)
+			opt.Store = nil
+		}
+		if db == nil {
+			db, err = Build(context.Background(), v, pieces, opt)
+		}
 		if err != nil {
 			t.report(v, nil, time.Since(begin), err)
 			return
@@ -127,3 +162,17 @@ func (t *Tables) report(v *movegen.Variant, db *DB, took time.Duration, err erro
 		t.Report(v, db, took, err)
 	}
 }
+
+// cacheDir is a Dir whose unusable files count as missing: the slice is
+// solved again and its file written over.
+type cacheDir string
+
+func (c cacheDir) Load(v *movegen.Variant, m Material) (*Table, error) {
+	t, err := Dir(c).Load(v, m)
+	if err != nil {
+		return nil, nil
+	}
+	return t, nil
+}
+
+func (c cacheDir) Save(t *Table) error { return Dir(c).Save(t) }

@@ -367,7 +367,7 @@ func (h *Hub) ensureEngine() {
 // as an error line when found, and the built-in tables serve instead.
 func (h *Hub) setTables(pieces int, path string) {
 	t := egdb.NewTables(pieces, path)
-	t.Threads = 1
+	t.Threads, t.Cache = 1, egdb.DefaultCache()
 	t.Report = func(v *movegen.Variant, db *egdb.DB, took time.Duration, err error) {
 		if err != nil {
 			h.out.send(Format("error", KV("message", printable(err.Error()))))
