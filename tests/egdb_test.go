@@ -38,7 +38,7 @@ func TestEgdbCommands(t *testing.T) {
 
 	r = run(t, "", "analyze", "--fen", "W:WK29,K30,K31:BK3", "--depth", "4")
 	ls := lines(r.stdout)
-	if r.code != 0 || len(ls) < 2 || ls[len(ls)-2] != "egdb win 21" || !strings.Contains(r.stdout, "score=99.79") {
+	if r.code != 0 || len(ls) < 2 || ls[len(ls)-2] != "egdb win 21" || !strings.Contains(r.stdout, "score=88.79") {
 		t.Errorf("analyze with tables: exit %d, %q %q", r.code, r.stdout, r.stderr)
 	}
 }

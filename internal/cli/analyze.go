@@ -234,7 +234,7 @@ func openTables(v *movegen.Variant, pieces int, path string) (*egdb.Tables, erro
 		return nil, nil
 	}
 	t := egdb.NewTables(pieces, path)
-	t.Cache = egdb.DefaultCache()
+	t.Cache, t.Strict = egdb.DefaultCache(), true
 	var loadErr error
 	t.Report = func(_ *movegen.Variant, _ *egdb.DB, _ time.Duration, err error) { loadErr = err }
 	t.Wait(v)

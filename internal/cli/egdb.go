@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -85,7 +86,7 @@ func progress(env *Env, what string) func(done, total int64) {
 func dirBytes(dir string, v *movegen.Variant, pieces int) int64 {
 	var n int64
 	for _, m := range egdb.Slices(pieces) {
-		if fi, err := os.Stat(dir + "/" + egdb.FileName(v, m)); err == nil {
+		if fi, err := os.Stat(filepath.Join(dir, egdb.FileName(v, m))); err == nil {
 			n += fi.Size()
 		}
 	}

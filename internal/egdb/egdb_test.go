@@ -3,6 +3,8 @@ package egdb
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,14 +116,26 @@ func TestBadFilesRefused(t *testing.T) {
 	}
 	flipped := bytes.Clone(good)
 	flipped[headerSize+10] ^= 1
+	// Well-formed but not byte-exact: refused even with a right checksum.
+	upper := bytes.Clone(good)
+	copy(upper[11:], "BRAZILIAN")
+	padded := bytes.Clone(good)
+	padded[26] = 'x'
+	drawWithDistance := bytes.Clone(good)
+	tab, _ := ReadTable(good)
+	di := headerSize + len(tab.wdl) + int(firstWith(tab, Draw))
+	drawWithDistance[di] = 7
 	cases := map[string][]byte{
-		"truncated":       good[:len(good)-100],
-		"padded":          append(bytes.Clone(good), 0),
-		"flipped bit":     flipped,
-		"empty":           nil,
-		"other magic":     append([]byte("XIOEGDB\x00"), good[8:]...),
-		"header only":     good[:headerSize],
-		"missing the crc": good[:len(good)-4],
+		"upper-case variant":   withCRC(upper),
+		"bytes after the name": withCRC(padded),
+		"a draw at a distance": withCRC(drawWithDistance),
+		"truncated":            good[:len(good)-100],
+		"padded":               append(bytes.Clone(good), 0),
+		"flipped bit":          flipped,
+		"empty":                nil,
+		"other magic":          append([]byte("XIOEGDB\x00"), good[8:]...),
+		"header only":          good[:headerSize],
+		"missing the crc":      good[:len(good)-4],
 	}
 	for what, data := range cases {
 		if _, err := ReadTable(data); err == nil {
@@ -219,4 +233,10 @@ func TestTablesCache(t *testing.T) {
 	if _, err := Dir(dir).Load(movegen.Russian, m); err != nil {
 		t.Errorf("the damaged cache file is still bad: %v", err)
 	}
+}
+
+// withCRC returns data with its trailing checksum made right.
+func withCRC(data []byte) []byte {
+	body := data[:len(data)-4]
+	return binary.LittleEndian.AppendUint32(bytes.Clone(body), crc32.ChecksumIEEE(body))
 }

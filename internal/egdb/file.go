@@ -81,8 +81,13 @@ func ReadTable(data []byte) (*Table, error) {
 		return nil, fmt.Errorf("variant name of %d bytes", nameLen)
 	}
 	v := movegen.VariantByName(string(data[11 : 11+nameLen]))
-	if v == nil {
+	if v == nil || v.Name != string(data[11:11+nameLen]) {
 		return nil, fmt.Errorf("unknown variant %q", data[11:11+nameLen])
+	}
+	for _, b := range data[11+nameLen : 27] {
+		if b != 0 {
+			return nil, errors.New("bytes after the variant name are not zero")
+		}
 	}
 	m := Material{int(data[27]), int(data[28]), int(data[29]), int(data[30])}
 	if m.UsKings+m.UsMen == 0 || m.ThemKings+m.ThemMen == 0 || m.Pieces() > MaxPieces {
@@ -98,10 +103,10 @@ func ReadTable(data []byte) (*Table, error) {
 	if int64(len(data)) != want {
 		return nil, fmt.Errorf("%v: %d bytes, want %d for %d positions (truncated or padded)", m, len(data), want, size)
 	}
-	t := newTable(v, m)
-	if got := binary.LittleEndian.Uint64(data[32:]); got != uint64(t.Size()) {
-		return nil, fmt.Errorf("%v: header says %d positions, the slice has %d", m, got, t.Size())
+	if got, n := binary.LittleEndian.Uint64(data[32:]), NewIndexer(m).Size(); got != uint64(n) {
+		return nil, fmt.Errorf("%v: header says %d positions, the slice has %d", m, got, n)
 	}
+	t := newTable(v, m)
 	body := data[:len(data)-4]
 	if sum := binary.LittleEndian.Uint32(data[len(data)-4:]); crc32.ChecksumIEEE(body) != sum {
 		return nil, fmt.Errorf("%v: checksum mismatch (corrupt file)", m)
@@ -109,7 +114,9 @@ func ReadTable(data []byte) (*Table, error) {
 	copy(t.wdl, body[headerSize:])
 	copy(t.dist, body[headerSize+len(t.wdl):])
 	for i := range size {
-		if t.code(i) == 3 {
+		c := t.code(i)
+		// A draw has no distance; a win takes at least one ply.
+		if c == 3 || t.dist != nil && (c == wdlDraw && t.dist[i] != 0 || c == wdlWin && t.dist[i] == 0) {
 			return nil, fmt.Errorf("%v: invalid value at position %d", m, i)
 		}
 	}
@@ -125,10 +132,23 @@ type Dir string
 // Load reads the table of m if its file exists.
 func (d Dir) Load(v *movegen.Variant, m Material) (*Table, error) {
 	name := filepath.Join(string(d), FileName(v, m))
-	data, err := os.ReadFile(name)
+	fi, err := os.Stat(name)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	// The size is known from the slice: nothing else is read.
+	n := NewIndexer(m).Size()
+	want := headerSize + (n+3)/4 + 4
+	if m.Pieces() <= DistPieces {
+		want += n
+	}
+	if fi.Size() != want {
+		return nil, fmt.Errorf("%s: %d bytes, want %d (truncated or not a table)", name, fi.Size(), want)
+	}
+	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
@@ -150,11 +170,26 @@ func (d Dir) Save(t *Table) error {
 		return err
 	}
 	name := filepath.Join(string(d), FileName(t.Variant, t.M))
-	tmp := name + ".tmp"
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
+	// A temporary file of its own, so that two processes saving the same
+	// table (two engines sharing a cache) cannot mix their bytes.
+	f, err := os.CreateTemp(string(d), FileName(t.Variant, t.M)+".*.tmp")
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, name)
+	_, err = f.Write(buf.Bytes())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // Open loads every table of v with up to pieces pieces from dir. A

@@ -32,12 +32,17 @@ type Tables struct {
 	// (milliseconds instead of seconds). A bad file there is solved again
 	// and replaced; a directory that cannot be used is passed over.
 	Cache string
+	// Strict: a Path that cannot be used gives no tables (the error is
+	// reported) instead of the built-in ones.
+	Strict bool
 	// Report, when set, hears of a directory that could not be used (the
 	// embedded tables are used instead) and of each set made ready.
 	Report func(v *movegen.Variant, db *DB, took time.Duration, err error)
 
-	mu  sync.Mutex
-	set map[*movegen.Variant]*ready
+	ctx    context.Context
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	set    map[*movegen.Variant]*ready
 }
 
 type ready struct {
@@ -60,7 +65,16 @@ func (r *ready) get() *DB {
 
 // NewTables returns tables of up to pieces pieces, from path when set.
 func NewTables(pieces int, path string) *Tables {
-	return &Tables{Pieces: pieces, Path: path, set: map[*movegen.Variant]*ready{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Tables{Pieces: pieces, Path: path, ctx: ctx, cancel: cancel, set: map[*movegen.Variant]*ready{}}
+}
+
+// Close stops builds in progress (their tables never become ready) and
+// silences Report: for tables that are being replaced.
+func (t *Tables) Close() {
+	if t != nil {
+		t.cancel()
+	}
 }
 
 // For returns v's tables if they are ready, else nil; the first call
@@ -81,20 +95,30 @@ func (t *Tables) Ready(v *movegen.Variant) *DB {
 
 // DefaultCache returns the directory for built-in tables between runs:
 // $RIO_EGDB_CACHE if set ("off": none), else rio/egdb in the user's cache
-// directory, or "" when there is none.
+// directory, or "" when there is none; in either, a subdirectory per
+// format and solver version.
 func DefaultCache() string {
 	if dir, ok := os.LookupEnv("RIO_EGDB_CACHE"); ok {
 		if dir == "off" {
 			return ""
 		}
-		return dir
+		return filepath.Join(dir, cacheVersion)
 	}
 	base, err := os.UserCacheDir()
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(base, "rio", "egdb")
+	return filepath.Join(base, "rio", "egdb", cacheVersion)
 }
+
+// cacheVersion names the cache's subdirectory: tables written under other
+// rules, another solver or another format are never read. Change it with
+// any of those.
+var cacheVersion = fmt.Sprintf("v%d.%d", formatVersion, solverVersion)
+
+// solverVersion changes whenever the solver or the move generator could
+// give different values.
+const solverVersion = 1
 
 // Reach is the most pieces a position may have for the tables to be worth
 // preparing before searching it: a search from more rarely gets down to
@@ -133,6 +157,10 @@ func (t *Tables) start(v *movegen.Variant) *ready {
 				t.report(v, db, time.Since(begin), nil)
 				return
 			}
+			if t.Strict {
+				t.report(v, nil, time.Since(begin), err)
+				return
+			}
 			loadErr = fmt.Errorf("egdb-path %s: %w; using the built-in tables", t.Path, err)
 		}
 		opt := Options{Threads: cmp.Or(t.Threads, runtime.NumCPU())}
@@ -141,11 +169,11 @@ func (t *Tables) start(v *movegen.Variant) *ready {
 		var err error
 		if t.Cache != "" && os.MkdirAll(t.Cache, 0o755) == nil {
 			opt.Store = cacheDir(t.Cache)
-			db, err = Build(context.Background(), v, pieces, opt)
+			db, err = Build(t.ctx, v, pieces, opt)
 			opt.Store = nil
 		}
-		if db == nil {
-			db, err = Build(context.Background(), v, pieces, opt)
+		if db == nil && t.ctx.Err() == nil {
+			db, err = Build(t.ctx, v, pieces, opt)
 		}
 		if err != nil {
 			t.report(v, nil, time.Since(begin), err)
@@ -158,7 +186,7 @@ func (t *Tables) start(v *movegen.Variant) *ready {
 }
 
 func (t *Tables) report(v *movegen.Variant, db *DB, took time.Duration, err error) {
-	if t.Report != nil {
+	if t.Report != nil && t.ctx.Err() == nil {
 		t.Report(v, db, took, err)
 	}
 }

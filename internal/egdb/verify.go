@@ -20,13 +20,15 @@ func Verify(ctx context.Context, db *DB, threads int, progress func(done, total 
 	for _, t := range db.tables {
 		total += t.Size()
 	}
+	for _, m := range Slices(db.Pieces) {
+		if db.tables[m] == nil {
+			return fmt.Errorf("%s %v: missing", db.Variant.Name, m)
+		}
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(threads, 1))
 	for _, m := range Slices(db.Pieces) {
 		t := db.tables[m]
-		if t == nil {
-			return fmt.Errorf("%s %v: missing", db.Variant.Name, m)
-		}
 		g.Go(func() error {
 			var buf [movegen.MaxMoves]movegen.Move
 			for i := range t.Size() {

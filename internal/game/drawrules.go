@@ -90,6 +90,79 @@ type DrawRules struct {
 	plain     uint8
 	resetOn   [maxRules]Event
 	plies     [maxRules]int16
+	// floor[men w][kings w][men b][kings b] is Floor's answer.
+	floor [floorMax + 1][floorMax + 1][floorMax + 1][floorMax + 1]int16
+}
+
+// floorMax bounds the pieces of a side that Floor knows of exactly.
+const floorMax = 12
+
+// Floor returns the fewest plies a move-count rule that is not counting yet
+// needs to draw a game from material m: the least Plies of the rules that
+// apply to m or to any material captures and promotions can lead to
+// (placement and start conditions aside, which only delay a rule). A
+// forced line shorter than that cannot be cut short by such a rule; the
+// search trusts an endgame table's distance only then.
+func (r *DrawRules) Floor(m Material) int {
+	for c := range 2 {
+		if m.Men[c] > floorMax || m.Kings[c] > floorMax {
+			return r.minPlies()
+		}
+	}
+	return int(r.floor[m.Men[0]][m.Kings[0]][m.Men[1]][m.Kings[1]])
+}
+
+// minPlies returns the shortest rule of the table.
+func (r *DrawRules) minPlies() int {
+	least := 1 << 20
+	for _, rule := range r.Count {
+		least = min(least, rule.Plies)
+	}
+	return least
+}
+
+// initFloor fills floor, smallest materials first: a material's floor is
+// the least of its own rules and of the materials one capture or one
+// promotion away.
+func (r *DrawRules) initFloor() {
+	for total := 0; total <= 4*floorMax; total++ {
+		for wm := 0; wm <= floorMax; wm++ {
+			for wk := 0; wk <= floorMax; wk++ {
+				for bm := 0; bm <= floorMax; bm++ {
+					bk := total - wm - wk - bm
+					if bk < 0 || bk > floorMax {
+						continue
+					}
+					m := Material{Men: [2]int{wm, bm}, Kings: [2]int{wk, bk}}
+					least := 1 << 14
+					for _, rule := range r.Count {
+						if rule.Applies(m) {
+							least = min(least, rule.Plies)
+						}
+					}
+					for c := range 2 {
+						for _, next := range []Material{
+							m.with(c, -1, 0), // a man taken
+							m.with(c, 0, -1), // a king taken
+							m.with(c, -1, 1), // a man crowned
+						} {
+							if next.Men[c] >= 0 && next.Kings[c] >= 0 && next.Kings[c] <= floorMax {
+								least = min(least, int(r.floor[next.Men[0]][next.Kings[0]][next.Men[1]][next.Kings[1]]))
+							}
+						}
+					}
+					r.floor[wm][wk][bm][bk] = int16(least)
+				}
+			}
+		}
+	}
+}
+
+// with returns m with dm men and dk kings added to side c.
+func (m Material) with(c, dm, dk int) Material {
+	m.Men[c] += dm
+	m.Kings[c] += dk
+	return m
 }
 
 func init() {
@@ -102,6 +175,7 @@ func init() {
 			}
 			r.resetOn[i], r.plies[i] = rule.ResetOn, int16(rule.Plies)
 		}
+		r.initFloor()
 	}
 }
 

@@ -424,3 +424,33 @@ func normalized(c Counters) Counters {
 	}
 	return c
 }
+
+// Floor: the shortest rule that can come into play from a material.
+func TestFloor(t *testing.T) {
+	br, pt := RulesOf(movegen.Brazilian), RulesOf(movegen.Portuguese)
+	cases := []struct {
+		r    *DrawRules
+		m    Material
+		want int
+	}{
+		// Three kings against one: 7.2.7 (long diagonal, 10 plies) applies.
+		{br, Material{Kings: [2]int{3, 1}}, 10},
+		// Men only, 12 a side: captures can reach a lone king against two.
+		{br, Material{Men: [2]int{12, 12}}, 10},
+		// One man against one man: both can crown, and a king against a
+		// lone king is 7.2.8's case.
+		{br, Material{Men: [2]int{1, 1}}, 10},
+		// A man against nothing: no rule can ever apply.
+		{br, Material{Men: [2]int{1, 0}}, 1 << 14},
+		// Portuguese: the 20-move rule always; 3 kings against 1 (24
+		// plies) needs four pieces.
+		{pt, Material{Men: [2]int{1, 1}}, 40},
+		{pt, Material{Kings: [2]int{3, 1}}, 24},
+		{pt, Material{Men: [2]int{2, 0}, Kings: [2]int{1, 1}}, 24},
+	}
+	for _, c := range cases {
+		if got := c.r.Floor(c.m); got != c.want {
+			t.Errorf("%s %+v: %d, want %d", c.r.Source, c.m, got, c.want)
+		}
+	}
+}

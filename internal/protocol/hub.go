@@ -44,8 +44,8 @@ type Hub struct {
 	ttSize       int
 	ponder       bool
 	moveOverhead time.Duration
-	// tables are the endgame databases (egdb-pieces, egdb-path); the
-	// current variant's start building as soon as it is chosen.
+	// tables are the endgame databases (egdb-pieces, egdb-path), made
+	// ready in the background from the first search near the endgame.
 	tables *egdb.Tables
 
 	engine  *search.Engine
@@ -366,6 +366,7 @@ func (h *Hub) ensureEngine() {
 // ready. A path that cannot be used is reported
 // as an error line when found, and the built-in tables serve instead.
 func (h *Hub) setTables(pieces int, path string) {
+	h.tables.Close() // a build of the tables replaced stops
 	t := egdb.NewTables(pieces, path)
 	t.Threads, t.Cache = 1, egdb.DefaultCache()
 	t.Report = func(v *movegen.Variant, db *egdb.DB, took time.Duration, err error) {

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/riodraughts/rio/internal/egdb"
+	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/tt"
 )
@@ -265,40 +266,57 @@ var lmrTable = func() (t [64][64]int) {
 	return t
 }()
 
-// knownWin is the score of a table win without a distance (slices beyond
-// egdb.DistPieces): below every forced win the search can see, above every
-// evaluation, so the engine keeps it and, searching on, converts into the
-// smaller slices whose distances are exact.
-const knownWin = tt.MateBound - 200
+// Table wins the draw rules could still spoil score below every forced
+// win the search proves (tt.MateBound) and above every evaluation:
+// knownWin-ply-distance where the tables give a distance (so the engine
+// still hurries, and prefers a win it can trust), and wdlWin-ply plus a
+// little evaluation where they give none (so progress, by captures into
+// the exact slices, still pays).
+const (
+	knownWin = tt.MateBound - 100
+	wdlWin   = knownWin - 500
+	// wdlRoom is how many plies before a counting rule's draw a win
+	// without a distance is still taken.
+	wdlRoom = 20
+)
 
-// probeTables scores the node from the endgame tables. A win or loss is
-// taken only when the move-count draw rules leave room for it (the tables
-// know nothing of them): a table win in 21 plies with 16 plies left before
-// a rule's draw is searched like any position.
+// probeTables scores the node from the endgame tables, which know nothing
+// of the move-count draw rules. A draw is a draw. A win or loss within
+// the distance the rules leave is exact (tt.Win-ply-distance): shorter
+// than any rule already counting (f.left) and than any rule that could
+// start (DrawRules.Floor). A longer one, where a counting rule still
+// leaves room, is a known result (knownWin); where a counting rule would
+// draw first, the node is searched like any other.
 func (w *worker) probeTables(f *frame, ply int) (int, bool) {
 	v, ok := w.db.Probe(&f.pos)
 	if !ok {
 		return 0, false
 	}
-	if v.WDL != egdb.Draw {
-		if f.left < 1<<20 && (v.Dist < 0 || f.left < v.Dist) {
-			return 0, false
-		}
-	}
-	w.tbHits++
+	counting := f.left < 1<<20
+	// A win's score, negated below for a loss.
+	var score int
 	switch {
 	case v.WDL == egdb.Draw:
-		return 0, true
-	case v.Dist >= 0 && v.WDL == egdb.Win:
-		return tt.Win - ply - v.Dist, true
+		score = 0
+	case v.Dist >= 0 && counting && f.left < v.Dist:
+		return 0, false
+	case v.Dist >= 0 && v.Dist < w.rules.Floor(game.MaterialOf(&f.pos)):
+		score = tt.Win - ply - v.Dist
 	case v.Dist >= 0:
-		return -tt.Win + ply + v.Dist, true
+		score = knownWin - ply - v.Dist
+	case counting && f.left < wdlRoom:
+		return 0, false
+	default:
+		// The evaluation (for the side to move) steers, a little.
+		e := max(-150, min(150, w.eval(w.v, &f.pos))) / 2
+		if v.WDL == egdb.Loss {
+			e = -e
+		}
+		score = wdlWin - ply + e
 	}
-	// No distance: a known result; the evaluation, scaled down, still
-	// points towards progress.
-	e := max(-150, min(150, w.eval(w.v, &f.pos))) / 2
-	if v.WDL == egdb.Win {
-		return knownWin - ply + e, true
+	if v.WDL == egdb.Loss {
+		score = -score
 	}
-	return -knownWin + ply + e, true
+	w.tbHits++
+	return score, true
 }
