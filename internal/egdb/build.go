@@ -202,7 +202,7 @@ type solver struct {
 	db      *DB
 	v       *movegen.Variant
 	sides   []*side
-	buckets [][]uint64 // by distance: side<<40 | index
+	buckets [][]uint32 // by distance: side<<31 | index (4 bytes: the queue is most of a build's memory)
 	exact   bool       // distances are exact (small slices)
 }
 
@@ -214,6 +214,9 @@ func (db *DB) solve(ctx context.Context, pair []Material, threads int) ([]*Table
 	for k, m := range pair {
 		t := newTable(db.Variant, m)
 		n := t.Size()
+		if n >= 1<<31 {
+			return nil, fmt.Errorf("egdb: %v: %d positions, more than a queue entry can name", m, n)
+		}
 		s.sides = append(s.sides, &side{
 			t: t, x: t.x, material: m, partner: (k + 1) % len(pair),
 			cell: make([]uint16, n), cnt: make([]uint16, n), maxWin: make([]uint16, n),
@@ -226,7 +229,7 @@ func (db *DB) solve(ctx context.Context, pair []Material, threads int) ([]*Table
 	type chunk struct {
 		k        int
 		from, to int64
-		pushes   [][]uint64
+		pushes   [][]uint32
 	}
 	var chunks []*chunk
 	for k, sd := range s.sides {
@@ -248,18 +251,30 @@ func (db *DB) solve(ctx context.Context, pair []Material, threads int) ([]*Table
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
+	// Merged into buckets of the exact size, each chunk's freed as it goes.
+	var sizes []int
 	for _, c := range chunks {
 		for d, b := range c.pushes {
-			for len(s.buckets) <= d {
-				s.buckets = append(s.buckets, nil)
+			for len(sizes) <= d {
+				sizes = append(sizes, 0)
 			}
+			sizes[d] += len(b)
+		}
+	}
+	s.buckets = make([][]uint32, len(sizes))
+	for d, n := range sizes {
+		s.buckets[d] = make([]uint32, 0, n)
+	}
+	for _, c := range chunks {
+		for d, b := range c.pushes {
 			s.buckets[d] = append(s.buckets[d], b...)
 		}
+		c.pushes = nil
 	}
 	for d := 0; d < len(s.buckets); d++ {
 		for j := 0; j < len(s.buckets[d]); j++ {
 			e := s.buckets[d][j]
-			s.settle(int(e>>40), int64(e&(1<<40-1)), d)
+			s.settle(int(e>>31), int64(e&(1<<31-1)), d)
 		}
 		s.buckets[d] = nil
 		if d&15 == 0 && ctx.Err() != nil {
@@ -290,7 +305,7 @@ func (s *solver) push(d int, k int, i int64) {
 	for len(s.buckets) <= d {
 		s.buckets = append(s.buckets, nil)
 	}
-	s.buckets[d] = append(s.buckets[d], uint64(k)<<40|uint64(i))
+	s.buckets[d] = append(s.buckets[d], uint32(k)<<31|uint32(i))
 }
 
 // outside returns the value of q (Black to move), reached by a capture or
@@ -312,14 +327,14 @@ func (s *solver) outside(q *movegen.Position) Value {
 // initRange looks once at every move of positions from-to of side k and
 // returns the bucket entries it makes (by distance). Each position's own
 // state is written by this call only.
-func (s *solver) initRange(k int, from, to int64) [][]uint64 {
+func (s *solver) initRange(k int, from, to int64) [][]uint32 {
 	sd := s.sides[k]
-	var pushes [][]uint64
+	var pushes [][]uint32
 	push := func(d int, i int64) {
 		for len(pushes) <= d {
 			pushes = append(pushes, nil)
 		}
-		pushes[d] = append(pushes[d], uint64(k)<<40|uint64(i))
+		pushes[d] = append(pushes[d], uint32(k)<<31|uint32(i))
 	}
 	var buf [movegen.MaxMoves]movegen.Move
 	var dec decoder
