@@ -36,8 +36,9 @@ type Value struct {
 // exact; larger slices keep only win, draw or loss (two bits).
 const DistPieces = 4
 
-// MaxPieces bounds the slices Rio builds and reads: 6 pieces already take
-// days on two cores (README).
+// MaxPieces bounds the slices Rio builds and reads: 6 pieces take about
+// half an hour and 12 GB on two cores (README, "Numbers"); 7 would take
+// a machine of another size.
 const MaxPieces = 6
 
 // Table is one solved slice.
