@@ -125,7 +125,10 @@ func TestBadFilesRefused(t *testing.T) {
 	tab, _ := ReadTable(good)
 	di := headerSize + len(tab.wdl) + int(firstWith(tab, Draw))
 	drawWithDistance[di] = 7
+	noValue := bytes.Clone(good)
+	noValue[headerSize+3] |= 0x30 // a position's two bits both set
 	cases := map[string][]byte{
+		"code 3":               withCRC(noValue),
 		"upper-case variant":   withCRC(upper),
 		"bytes after the name": withCRC(padded),
 		"a draw at a distance": withCRC(drawWithDistance),

@@ -113,11 +113,17 @@ func ReadTable(data []byte) (*Table, error) {
 	}
 	copy(t.wdl, body[headerSize:])
 	copy(t.dist, body[headerSize+len(t.wdl):])
-	for i := range size {
-		c := t.code(i)
+	// Code 3 is no value: a byte holds one where both bits of a pair are
+	// set (checked a byte at a time: large tables load in a blink).
+	for k, b := range t.wdl {
+		if b&(b>>1)&0x55 != 0 {
+			return nil, fmt.Errorf("%v: invalid value near position %d", m, 4*k)
+		}
+	}
+	for i := range int64(len(t.dist)) {
 		// A draw has no distance; a win takes at least one ply.
-		if c == 3 || t.dist != nil && (c == wdlDraw && t.dist[i] != 0 || c == wdlWin && t.dist[i] == 0) {
-			return nil, fmt.Errorf("%v: invalid value at position %d", m, i)
+		if c := t.code(i); c == wdlDraw && t.dist[i] != 0 || c == wdlWin && t.dist[i] == 0 {
+			return nil, fmt.Errorf("%v: invalid distance at position %d", m, i)
 		}
 	}
 	if last := size & 3; last != 0 && t.wdl[len(t.wdl)-1]>>(2*last) != 0 {
