@@ -139,7 +139,7 @@ func analyzeFile(ctx context.Context, env *Env, v *movegen.Variant, engine *sear
 			items = append(items, it)
 		}
 	}
-	bar := newProgressBar(env.Stderr, len(items))
+	bar := newProgressBar(env.Stderr, int64(len(items)), "analysing")
 	bad := 0
 	for _, it := range items {
 		if ctx.Err() != nil {
@@ -177,18 +177,24 @@ func analyzeFile(ctx context.Context, env *Env, v *movegen.Variant, engine *sear
 	return nil
 }
 
-// newProgressBar returns a progress bar on w when w is a terminal, else nil
-// (logs and pipes get no control characters).
-func newProgressBar(w io.Writer, n int) *progressbar.ProgressBar {
-	f, ok := w.(*os.File)
-	if !ok || !isatty.IsTerminal(f.Fd()) {
+// newProgressBar returns a progress bar of n steps described as what on
+// w when w is a terminal, else nil (logs and pipes get no control
+// characters).
+func newProgressBar(w io.Writer, n int64, what string) *progressbar.ProgressBar {
+	if !isTerminal(w) {
 		return nil
 	}
-	return progressbar.NewOptions(n,
+	return progressbar.NewOptions64(n,
 		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription("analysing"),
+		progressbar.OptionSetDescription(what),
 		progressbar.OptionShowCount(),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionThrottle(100_000_000),
 	)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
 }

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mattn/go-isatty"
 	"github.com/riodraughts/rio/internal/egdb"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/schollz/progressbar/v3"
@@ -66,7 +65,7 @@ func runEgdb(ctx context.Context, env *Env, args []string) error {
 // progress returns a progress callback drawing a bar on stderr when it is
 // a terminal, else nil.
 func progress(env *Env, what string) func(done, total int64) {
-	if f, ok := env.Stderr.(*os.File); !ok || !isatty.IsTerminal(f.Fd()) {
+	if !isTerminal(env.Stderr) {
 		return nil
 	}
 	var bar *progressbar.ProgressBar
@@ -75,8 +74,7 @@ func progress(env *Env, what string) func(done, total int64) {
 		mu.Lock()
 		defer mu.Unlock()
 		if bar == nil {
-			bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(env.Stderr),
-				progressbar.OptionSetDescription(what), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+			bar = newProgressBar(env.Stderr, total, what)
 		}
 		_ = bar.Set64(done)
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mattn/go-isatty"
 	"github.com/riodraughts/rio/internal/match"
 	"github.com/riodraughts/rio/internal/movegen"
 )
@@ -140,10 +139,7 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 		defer f.Close()
 		cfg.PDN = f
 	}
-	live := false
-	if f, ok := env.Stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
-		live = true
-	}
+	live := isTerminal(env.Stderr)
 	cfg.OnGame = func(rec match.GameRecord, st match.Status) {
 		white, black := st.Names[rec.White], st.Names[1-rec.White]
 		fmt.Fprintf(env.Stdout, "game=%d white=%q black=%q opening=%q plies=%d result=%s reason=%q\n",

@@ -301,11 +301,14 @@ func (db *DB) solve(ctx context.Context, pair []Material, threads int) ([]*Table
 	return ts, nil
 }
 
-func (s *solver) push(d int, k int, i int64) {
-	for len(s.buckets) <= d {
-		s.buckets = append(s.buckets, nil)
+func (s *solver) push(d int, k int, i int64) { enqueue(&s.buckets, d, k, i) }
+
+// enqueue appends position i of side k to the distance-d list of queue.
+func enqueue(queue *[][]uint32, d int, k int, i int64) {
+	for len(*queue) <= d {
+		*queue = append(*queue, nil)
 	}
-	s.buckets[d] = append(s.buckets[d], uint32(k)<<31|uint32(i))
+	(*queue)[d] = append((*queue)[d], uint32(k)<<31|uint32(i))
 }
 
 // outside returns the value of q (Black to move), reached by a capture or
@@ -330,12 +333,7 @@ func (s *solver) outside(q *movegen.Position) Value {
 func (s *solver) initRange(k int, from, to int64) [][]uint32 {
 	sd := s.sides[k]
 	var pushes [][]uint32
-	push := func(d int, i int64) {
-		for len(pushes) <= d {
-			pushes = append(pushes, nil)
-		}
-		pushes[d] = append(pushes[d], uint32(k)<<31|uint32(i))
-	}
+	push := func(d int, i int64) { enqueue(&pushes, d, k, i) }
 	var buf [movegen.MaxMoves]movegen.Move
 	var dec decoder
 	var q movegen.Position

@@ -103,15 +103,10 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 			w.makeMove(ply, m)
 			var childHash uint64
 			if canDefer {
-				childHash = w.stack[ply+1].pos.Hash
-				if pass == 0 && i > 0 && busy.has(childHash) {
-					w.unmakeMove()
-					f.deferred[nDeferred] = uint8(i)
-					nDeferred++
-					w.deferrals++
+				var deferred bool
+				if childHash, deferred = w.claimChild(ply, i, pass == 0 && i > 0, &nDeferred); deferred {
 					continue
 				}
-				busy.mark(childHash)
 			}
 			newDepth := depth - 1 + ext
 			var score int

@@ -34,3 +34,21 @@ func (b *busyTable) has(h uint64) bool {
 func (b *busyTable) mark(h uint64) { b.slots[h&(busySlots-1)].Store(h) }
 
 func (b *busyTable) clear(h uint64) { b.slots[h&(busySlots-1)].CompareAndSwap(h, 0) }
+
+// claimChild is deferral's step after move i at ply has been made (with a
+// busy table only): when mayDefer and another thread is searching the
+// child, the move is unmade and queued in the frame's deferred list, and
+// deferred is true; otherwise the child is marked as searched by this
+// thread, until busy.clear(hash).
+func (w *worker) claimChild(ply, i int, mayDefer bool, nDeferred *int) (hash uint64, deferred bool) {
+	hash = w.stack[ply+1].pos.Hash
+	if mayDefer && w.s.busy.has(hash) {
+		w.unmakeMove()
+		w.stack[ply].deferred[*nDeferred] = uint8(i)
+		*nDeferred++
+		w.deferrals++
+		return 0, true
+	}
+	w.s.busy.mark(hash)
+	return hash, false
+}

@@ -327,15 +327,10 @@ func (w *worker) rootSearch(depth, first int, alpha, beta int) int {
 			w.makeMove(0, rm.move)
 			var childHash uint64
 			if canDefer {
-				childHash = w.stack[1].pos.Hash
-				if pass == 0 && i > first && busy.has(childHash) {
-					w.unmakeMove()
-					f.deferred[nDeferred] = uint8(i)
-					nDeferred++
-					w.deferrals++
+				var deferred bool
+				if childHash, deferred = w.claimChild(0, i, pass == 0 && i > first, &nDeferred); deferred {
 					continue
 				}
-				busy.mark(childHash)
 			}
 			var score int
 			if i == first {
