@@ -3,6 +3,7 @@ package egdb
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sync/atomic"
 
@@ -115,7 +116,7 @@ func Build(ctx context.Context, v *movegen.Variant, pieces int, opt Options) (*D
 		}
 		for _, ts := range solved {
 			for _, t := range ts {
-				db.tables[t.M] = t
+				db.put(t)
 			}
 		}
 		start = end
@@ -158,8 +159,8 @@ func (db *DB) pair(ctx context.Context, pair []Material, store Store, threads in
 }
 
 // Solving state of one position, in cell: 0 while open (no result
-// known), else a result: final once the position is settled (its bit in
-// side.done), until then a win may still shorten.
+// known), else a result: final once the position is settled (cntDone),
+// until then a win may still shorten.
 const (
 	cellOpen = 0
 	cellDraw = 1
@@ -172,30 +173,38 @@ func isWin(c uint16) bool  { return c >= cellWin && c&1 == 1 }
 func isLoss(c uint16) bool { return c >= cellLoss && c&1 == 0 }
 func dist(c uint16) int    { return int(c-cellLoss) / 2 }
 
-// cntDraw flags, beside the count of open moves, a move that leads out of
-// the pair to a draw: the position cannot be lost.
+// state is one position's solving state. The three words sit together
+// because the backward pass reaches positions in no useful order: one
+// cache line per predecessor instead of one per array.
+type state struct {
+	cell uint16
+	// cnt: the count of open moves (cntMask) and flags.
+	cnt uint16
+	// maxWin: the longest win for them among the moves settled.
+	maxWin uint16
+}
+
 const (
+	// cntDraw: a move leads out of the pair to a draw, so the position
+	// cannot be lost.
 	cntDraw = 1 << 15
-	cntMask = cntDraw - 1
+	// cntDone: settled.
+	cntDone = 1 << 14
+	// cntQuiet: the position's moves are not captures. Only such a
+	// position can be the predecessor of a quiet move (captures are
+	// forced), so it stands in for looking for captures there again.
+	cntQuiet = 1 << 13
+	cntMask  = cntQuiet - 1 // no position has 8k moves
 )
 
 // side is the solving state of one slice of a pair.
 type side struct {
-	t      *Table
-	x      *Indexer
-	cell   []uint16
-	cnt    []uint16
-	maxWin []uint16 // the longest win for them among the moves settled
-	done   []uint64 // bitset: settled
-	// quiet is a bitset: the position's moves are not captures. Only such
-	// a position can be the predecessor of a quiet move (captures are
-	// forced), so it stands in for looking for captures there again.
-	quiet    []uint64
+	t        *Table
+	x        *Indexer
+	st       []state
 	partner  int
 	material Material
 }
-
-func (sd *side) settled(i int64) bool { return sd.done[i>>6]&(1<<(i&63)) != 0 }
 
 // solver solves one pair.
 type solver struct {
@@ -204,6 +213,9 @@ type solver struct {
 	sides   []*side
 	buckets [][]uint32 // by distance: side<<31 | index (4 bytes: the queue is most of a build's memory)
 	exact   bool       // distances are exact (small slices)
+	// Scratch for settle.
+	preds [maxPredecessors]int64
+	flags [maxPredecessors]uint16
 }
 
 // initChunk is how many positions one forward-pass task takes.
@@ -218,9 +230,7 @@ func (db *DB) solve(ctx context.Context, pair []Material, threads int) ([]*Table
 			return nil, fmt.Errorf("egdb: %v: %d positions, more than a queue entry can name", m, n)
 		}
 		s.sides = append(s.sides, &side{
-			t: t, x: t.x, material: m, partner: (k + 1) % len(pair),
-			cell: make([]uint16, n), cnt: make([]uint16, n), maxWin: make([]uint16, n),
-			done: make([]uint64, (n+63)/64), quiet: make([]uint64, (n+63)/64),
+			t: t, x: t.x, material: m, partner: (k + 1) % len(pair), st: make([]state, n),
 		})
 	}
 	// The forward pass, in parallel over index chunks; each chunk keeps
@@ -283,7 +293,8 @@ func (db *DB) solve(ctx context.Context, pair []Material, threads int) ([]*Table
 	}
 	var ts []*Table
 	for _, sd := range s.sides {
-		for i, c := range sd.cell {
+		for i := range sd.st {
+			c := sd.st[i].cell
 			v := Value{WDL: Draw}
 			switch {
 			case isLoss(c):
@@ -335,31 +346,20 @@ func (s *solver) initRange(k int, from, to int64) [][]uint32 {
 	var pushes [][]uint32
 	push := func(d int, i int64) { enqueue(&pushes, d, k, i) }
 	var buf [movegen.MaxMoves]movegen.Move
-	var dec decoder
+	var w walker
 	var q movegen.Position
+	w.seek(sd.x, from)
 	for i := from; i < to; i++ {
-		p := dec.position(sd.x, i)
-		moves := s.v.Generate(&p, buf[:0])
-		if len(moves) == 0 {
-			sd.cell[i] = cellLoss
-			push(0, i)
-			continue
-		}
-		if !moves[0].IsCapture() {
-			// Chunks start at multiples of 64: no other task writes this word.
-			sd.quiet[i>>6] |= 1 << (i & 63)
-		}
+		p := w.position()
+		w.next()
+		st := &sd.st[i]
+		// Outside the pair, the quickest loss for them (win), the slowest
+		// win (maxWin), and a draw (cnt's flag); moves inside are counted.
+		win, maxWin := -1, 0
 		var cnt uint16
-		win := -1
-		maxWin := 0
-		for _, m := range moves {
-			if !m.IsCapture() && !m.Promotes() {
-				cnt++ // stays in the pair: counted, solved below
-				continue
-			}
+		see := func(m movegen.Move) {
 			p.PlayInto(m, &q)
-			v := s.outside(&q)
-			switch v.WDL {
+			switch v := s.outside(&q); v.WDL {
 			case Loss:
 				if win < 0 || v.Dist+1 < win {
 					win = v.Dist + 1
@@ -370,16 +370,45 @@ func (s *solver) initRange(k int, from, to int64) [][]uint32 {
 				cnt |= cntDraw
 			}
 		}
-		sd.maxWin[i] = uint16(maxWin)
-		sd.cnt[i] = cnt
-		switch {
+		if s.v.HasCapture(&p) {
+			// Captures only, all leaving the pair.
+			for _, m := range s.v.Generate(&p, buf[:0]) {
+				see(m)
+			}
+		} else {
+			// Quiet moves are counted without listing them; only a man's
+			// step onto the last row (a promotion) leaves the pair.
+			cnt = cntQuiet
+			empty := p.Empty()
+			men := p.Men(movegen.White)
+			up5, up4 := men>>5&empty, men>>4&empty // white men step to lower bits
+			n := (up5 &^ movegen.Row0).Count() + (up4 &^ movegen.Row0).Count()
+			for kings := p.KingsOf(movegen.White); kings != 0; kings &= kings - 1 {
+				n += movegen.KingReach(kings.First(), empty).Count()
+			}
+			cnt += uint16(n)
+			for t := up5 & movegen.Row0; t != 0; t &= t - 1 {
+				see(movegen.NewMove(t.First()+5, t.First(), 0, true))
+			}
+			for t := up4 & movegen.Row0; t != 0; t &= t - 1 {
+				see(movegen.NewMove(t.First()+4, t.First(), 0, true))
+			}
+			if n == 0 && (up5|up4)&movegen.Row0 == 0 {
+				st.cell = cellLoss // no move at all
+				push(0, i)
+				continue
+			}
+		}
+		st.maxWin = uint16(maxWin)
+		st.cnt = cnt
+		switch open := cnt & cntMask; {
 		case win >= 0: // a win, perhaps shortened by a move inside the pair
-			sd.cell[i] = cellWin + 2*uint16(win)
+			st.cell = cellWin + 2*uint16(win)
 			push(win, i)
-		case cnt == cntDraw:
-			sd.cell[i] = cellDraw
-		case cnt == 0:
-			sd.cell[i] = cellLoss + 2*uint16(maxWin+1)
+		case open == 0 && cnt&cntDraw != 0:
+			st.cell = cellDraw
+		case open == 0:
+			st.cell = cellLoss + 2*uint16(maxWin+1)
 			push(maxWin+1, i)
 		}
 	}
@@ -390,100 +419,108 @@ func (s *solver) initRange(k int, from, to int64) [][]uint32 {
 // distance d (unless the entry is stale), and its predecessors learn of it.
 func (s *solver) settle(k int, i int64, d int) {
 	sd := s.sides[k]
-	c := sd.cell[i]
-	if sd.settled(i) || c == cellOpen || c == cellDraw || dist(c) != d {
+	st := &sd.st[i]
+	c := st.cell
+	if st.cnt&cntDone != 0 || c == cellOpen || c == cellDraw || dist(c) != d {
 		return // settled already, or the entry of a win since shortened
 	}
-	sd.done[i>>6] |= 1 << (i & 63)
+	st.cnt |= cntDone
 	lost := isLoss(c)
 	pk := sd.partner
 	ps := s.sides[pk]
-	s.predecessors(sd, i, func(j int64) {
-		if ps.quiet[j>>6]&(1<<(j&63)) == 0 || ps.settled(j) {
-			return // j's moves are captures, or j is settled
+	js := s.predecessors(sd, i, s.preds[:0])
+	// Their flags first, in a loop of independent loads, so the cache
+	// misses overlap; the loop below then finds the states in cache.
+	flags := &s.flags
+	for n, j := range js {
+		flags[n] = ps.st[j].cnt
+	}
+	for n, j := range js {
+		if flags[n]&(cntQuiet|cntDone) != cntQuiet {
+			continue // j's moves are captures, or j is settled
 		}
-		pc := ps.cell[j]
+		pst := &ps.st[j]
+		pc := pst.cell
 		if lost {
 			// j wins in d+1, unless it already wins as fast.
 			if pc == cellOpen || isWin(pc) && dist(pc) > d+1 {
-				ps.cell[j] = cellWin + 2*uint16(d+1)
+				pst.cell = cellWin + 2*uint16(d+1)
 				s.push(d+1, pk, j)
 			}
-			return
+			continue
 		}
 		if pc != cellOpen {
-			return // a win already: its count no longer matters
+			continue // a win already: its count no longer matters
 		}
-		ps.cnt[j]--
-		ps.maxWin[j] = max(ps.maxWin[j], uint16(d))
-		switch ps.cnt[j] {
+		pst.cnt--
+		pst.maxWin = max(pst.maxWin, uint16(d))
+		switch pst.cnt &^ cntQuiet {
 		case cntDraw:
-			ps.cell[j] = cellDraw
+			pst.cell = cellDraw
 		case 0:
-			l := int(ps.maxWin[j]) + 1
-			ps.cell[j] = cellLoss + 2*uint16(l)
+			l := int(pst.maxWin) + 1
+			pst.cell = cellLoss + 2*uint16(l)
 			s.push(l, pk, j)
 		}
-	})
-}
-
-// decoder turns consecutive indices into positions, decoding the men and
-// the white kings only when they change.
-type decoder struct {
-	x      *Indexer
-	prefix int64 // index / kingsB of the cached part, -1: none
-	base   movegen.Position
-	empty  uint32 // squares free for the black kings
-}
-
-func (dc *decoder) position(x *Indexer, i int64) movegen.Position {
-	prefix := i / x.kingsB
-	if dc.x != x || dc.prefix != prefix {
-		dc.x, dc.prefix = x, prefix
-		dc.base = x.Position(prefix * x.kingsB)
-		bk := dc.base.KingsOf(movegen.Black) // added back per index below
-		dc.base.Pieces[movegen.Black] &^= bk
-		dc.base.Kings &^= bk
-		dc.empty = ^dense(dc.base.Occupied())
 	}
-	p := dc.base
-	if x.M.ThemKings > 0 {
-		bk := ghost(unrankSet(i%x.kingsB, x.M.ThemKings, dc.empty))
-		p.Pieces[movegen.Black] |= bk
-		p.Kings |= bk
-	}
-	return p
 }
 
-// predecessors calls f with the index, in the partner slice, of every
+// maxPredecessors bounds the quiet moves into one position: 6 kings
+// reaching 13 squares each at most.
+const maxPredecessors = MaxPieces * 13
+
+// flipped[s] is the dense bit of ghost square s turned by 180 degrees
+// (Position.Flip's board turn, in dense numbering: square 31-s).
+var flipped = func() (t [35]uint32) {
+	for s := range t {
+		if movegen.Valid.Has(movegen.Square(s)) {
+			t[s] = bits.Reverse32(dense(movegen.Square(s).Bit()))
+		}
+	}
+	return t
+}()
+
+// predecessors appends to js the index, in the partner slice, of every
 // position from which a quiet move of Black could lead to position i of sd
 // (White to move): each black piece is moved back. The move was legal
-// only if Black had no capture there; the caller knows that from its
-// quiet bitset.
-func (s *solver) predecessors(sd *side, i int64, f func(int64)) {
-	x := sd.x.Position(i)
-	ps := s.sides[sd.partner]
-	empty := x.Empty()
-	for b := x.Pieces[movegen.Black]; b != 0; b &= b - 1 {
+// only if Black had no capture there; the caller knows that from cntQuiet.
+//
+// The predecessor, Black to move, is numbered as its flipped twin, whose
+// white pieces are our black ones turned; the index is computed in dense
+// squares from the parts that change (the moved group and the groups
+// after it), not from a built and flipped position.
+func (s *solver) predecessors(sd *side, i int64, js []int64) []int64 {
+	p := sd.x.Position(i)
+	px := s.sides[sd.partner].x
+	empty := p.Empty()
+	// The partner's frame: its men and kings, dense.
+	wm := bits.Reverse32(dense(p.Men(movegen.Black)))
+	wk := bits.Reverse32(dense(p.KingsOf(movegen.Black)))
+	bm := bits.Reverse32(dense(p.Men(movegen.White)))
+	bk := bits.Reverse32(dense(p.KingsOf(movegen.White)))
+	base := px.menOffset[rankSet(bm, blackMenSquares)]
+	menWithin := whiteMenSquares &^ bm
+	// Black men move down the board (+4, +5): they came from above.
+	for b := p.Men(movegen.Black); b != 0; b &= b - 1 {
 		to := b.First()
-		king := x.Kings.Has(to)
-		var from movegen.Bitboard
-		if king {
-			from = movegen.KingReach(to, empty)
-		} else {
-			// Black men move down the board (+4, +5): they came from above.
-			from = (to.Bit()>>4 | to.Bit()>>5) & empty & movegen.Valid
-		}
-		for o := from; o != 0; o &= o - 1 {
-			p := x
-			moved := to.Bit() | o&-o
-			p.Pieces[movegen.Black] ^= moved
-			if king {
-				p.Kings ^= moved
-			}
-			p.Side = movegen.Black
-			q := flip(&p)
-			f(ps.x.Index(&q))
+		for o := (to.Bit()>>4 | to.Bit()>>5) & empty & movegen.Valid; o != 0; o &= o - 1 {
+			wm2 := wm ^ flipped[to] ^ flipped[o.First()]
+			e := ^(wm2 | bm)
+			js = append(js, ((base+rankSet(wm2, menWithin))*px.kingsW+rankSet(wk, e))*px.kingsB+rankSet(bk, e&^wk))
 		}
 	}
+	kings := p.KingsOf(movegen.Black)
+	if kings == 0 {
+		return js
+	}
+	e := ^(wm | bm)
+	men := (base + rankSet(wm, menWithin)) * px.kingsW
+	for ; kings != 0; kings &= kings - 1 {
+		to := kings.First()
+		for o := movegen.KingReach(to, empty); o != 0; o &= o - 1 {
+			wk2 := wk ^ flipped[to] ^ flipped[o.First()]
+			js = append(js, (men+rankSet(wk2, e))*px.kingsB+rankSet(bk, e&^wk2))
+		}
+	}
+	return js
 }

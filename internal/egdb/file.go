@@ -213,7 +213,7 @@ func Open(dir string, v *movegen.Variant, pieces int) (*DB, error) {
 			return nil, fmt.Errorf("%s: missing (build it with: engine egdb build --variant %s --pieces %d --dir %s)",
 				filepath.Join(dir, FileName(v, m)), v.Name, pieces, dir)
 		}
-		db.tables[m] = t
+		db.put(t)
 	}
 	return db, nil
 }

@@ -91,23 +91,45 @@ func unrankSet(idx int64, k int, within uint32) uint32 {
 	var set uint32
 	n := bits.OnesCount32(within)
 	for i := k; i >= 1; i-- {
-		// The largest rank r < n with binom[r][i] <= idx (binom grows
-		// with r, so a binary search).
-		lo, hi := i-1, n-1
-		for lo < hi {
-			mid := (lo + hi + 1) / 2
-			if binom[mid][i] <= idx {
-				lo = mid
-			} else {
-				hi = mid - 1
+		// The largest rank r < n with binom[r][i] <= idx: from a table
+		// for small groups, else by binary search (binom grows with r).
+		var r int
+		if i < len(topRank) {
+			r = int(topRank[i][idx])
+		} else {
+			lo, hi := i-1, n-1
+			for lo < hi {
+				mid := (lo + hi + 1) / 2
+				if binom[mid][i] <= idx {
+					lo = mid
+				} else {
+					hi = mid - 1
+				}
 			}
+			r = lo
 		}
-		idx -= binom[lo][i]
-		set |= nthBit(within, lo)
-		n = lo
+		idx -= binom[r][i]
+		set |= nthBit(within, r)
+		n = r
 	}
 	return set
 }
+
+// topRank[i][idx] is the largest r with binom[r][i] <= idx, for groups of
+// up to 4 (idx < binom[32][i]; 41 KB in all).
+var topRank = func() (t [5][]uint8) {
+	for i := 1; i < len(t); i++ {
+		t[i] = make([]uint8, binom[32][i])
+		r := i - 1
+		for idx := range t[i] {
+			for r+1 <= 32 && binom[r+1][i] <= int64(idx) {
+				r++
+			}
+			t[i][idx] = uint8(r)
+		}
+	}
+	return t
+}()
 
 // nthBit returns the r-th lowest set bit of x (as a one-bit mask): whole
 // bytes are skipped by population count, then a table finishes.
@@ -192,8 +214,7 @@ func (x *Indexer) Position(i int64) movegen.Position {
 	i /= x.kingsB
 	kw := i % x.kingsW
 	men := i / x.kingsW
-	// The black men set whose range holds men.
-	b := int64(sort.Search(len(x.menOffset)-1, func(j int) bool { return x.menOffset[j+1] > men }))
+	b := x.blackMenSet(men)
 	bm := unrankSet(b, m.ThemMen, blackMenSquares)
 	wm := unrankSet(men-x.menOffset[b], m.UsMen, whiteMenSquares&^bm)
 	empty := ^(wm | bm)
@@ -204,6 +225,12 @@ func (x *Indexer) Position(i int64) movegen.Position {
 		Kings:  ghost(wk | bk),
 		Side:   movegen.White,
 	}
+}
+
+// blackMenSet returns the number of the black men set whose range of
+// men placements holds men.
+func (x *Indexer) blackMenSet(men int64) int64 {
+	return int64(sort.Search(len(x.menOffset)-1, func(j int) bool { return x.menOffset[j+1] > men }))
 }
 
 // flip is movegen.Position.Flip without the hash, which tables do not use.

@@ -78,3 +78,45 @@ func place(kinds []int, used uint32, from int, count func([]int, uint32) int64) 
 	}
 	return n
 }
+
+// TestWalk: walking a slice from any start gives the positions Position
+// decodes, index by index: whole slices of up to 3 pieces (4 without
+// -short), windows of the others.
+func TestWalk(t *testing.T) {
+	whole := 3
+	if !testing.Short() {
+		whole = 4
+	}
+	for _, m := range Slices(5) {
+		x := NewIndexer(m)
+		starts, n := []int64{0, x.Size() / 3, x.Size() - 1}, int64(2000)
+		if m.Pieces() <= whole {
+			starts, n = []int64{0}, x.Size()
+		}
+		for _, from := range starts {
+			var w walker
+			w.seek(x, from)
+			for i := from; i < min(from+n, x.Size()); i++ {
+				if got, want := w.position(), x.Position(i); got != want {
+					t.Fatalf("%v: walked to %d from %d: %+v, want %+v", m, i, from, got, want)
+				}
+				w.next()
+			}
+		}
+	}
+}
+
+// TestComboWraps: stepping past the last subset of all 32 squares (where
+// Gosper's hack carries past bit 31) wraps to the first.
+func TestComboWraps(t *testing.T) {
+	for k := 1; k <= 4; k++ {
+		var c combo
+		c.seek(^uint32(0), k, binom[32][k]-1)
+		if c.next() {
+			t.Errorf("k=%d: stepped past the last subset to ranks %#x", k, c.ranks)
+		}
+		if c.ranks != 1<<k-1 {
+			t.Errorf("k=%d: wrapped to ranks %#x, want the first subset", k, c.ranks)
+		}
+	}
+}

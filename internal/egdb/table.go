@@ -113,14 +113,41 @@ type DB struct {
 	Variant *movegen.Variant
 	Pieces  int
 	tables  map[Material]*Table
+	// byCode holds the same tables by materialCode: a probe (in the
+	// search, and many per position while solving) indexes an array
+	// instead of hashing a map key.
+	byCode [materialCodes]*Table
 }
 
 func newDB(v *movegen.Variant) *DB {
 	return &DB{Variant: v, tables: map[Material]*Table{}}
 }
 
+// materialCodes bounds materialCode: each count is 0 to MaxPieces.
+const materialCodes = (MaxPieces + 1) * (MaxPieces + 1) * (MaxPieces + 1) * (MaxPieces + 1)
+
+// materialCode numbers m, or returns -1 if a count is out of range.
+func materialCode(m Material) int {
+	const n = MaxPieces + 1
+	if uint(m.UsKings) >= n || uint(m.UsMen) >= n || uint(m.ThemKings) >= n || uint(m.ThemMen) >= n {
+		return -1
+	}
+	return ((m.UsKings*n+m.UsMen)*n+m.ThemKings)*n + m.ThemMen
+}
+
+// put adds t to the set.
+func (db *DB) put(t *Table) {
+	db.tables[t.M] = t
+	db.byCode[materialCode(t.M)] = t
+}
+
 // Table returns the table of slice m, or nil.
-func (db *DB) Table(m Material) *Table { return db.tables[m] }
+func (db *DB) Table(m Material) *Table {
+	if c := materialCode(m); c >= 0 {
+		return db.byCode[c]
+	}
+	return nil
+}
 
 // Positions returns the number of positions in the tables.
 func (db *DB) Positions() int64 {
@@ -147,7 +174,7 @@ func (db *DB) Probe(p *movegen.Position) (v Value, ok bool) {
 	if q.Pieces[movegen.White] == 0 {
 		return Value{WDL: Loss, Dist: 0}, true // no piece: lost
 	}
-	t := db.tables[MaterialOf(&q)]
+	t := db.Table(MaterialOf(&q))
 	if t == nil {
 		return Value{}, false
 	}
