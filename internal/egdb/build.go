@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/riodraughts/rio/internal/movegen"
 	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 )
 
 // Options control a build.
@@ -71,55 +73,77 @@ func Build(ctx context.Context, v *movegen.Variant, pieces int, opt Options) (*D
 	for _, m := range all {
 		total += NewIndexer(m).Size()
 	}
-	// Levels: slices with the same pieces and men depend only on smaller
-	// levels; each level's pairs are solved in parallel.
-	for start := 0; start < len(all); {
-		end := start
-		for end < len(all) && all[end].Pieces() == all[start].Pieces() && all[end].Men() == all[start].Men() {
-			end++
+	// Pairs are solved as soon as the slices their captures and
+	// promotions lead to are: a pair waits for every slice with fewer
+	// pieces and for the pair its promotions lead to, not for a whole
+	// level, so the threads stay busy while a level's largest pair ends.
+	type job struct {
+		pair []Material
+		deps []*job
+		done chan struct{}
+	}
+	var jobs []*job
+	byMaterial := map[Material]*job{}
+	fewer := map[int][]*job{} // by pieces
+	for _, m := range all {
+		if byMaterial[m] != nil {
+			continue
 		}
-		var pairs [][]Material
-		seen := map[Material]bool{}
-		for _, m := range all[start:end] {
-			if seen[m] {
-				continue
+		j := &job{pair: []Material{m}, done: make(chan struct{})}
+		if m != m.Swap() {
+			j.pair = append(j.pair, m.Swap())
+		}
+		for _, s := range j.pair {
+			byMaterial[s] = j
+			if s.UsMen > 0 { // a promotion: the man is a king, Black to move
+				promoted := Material{s.UsKings + 1, s.UsMen - 1, s.ThemKings, s.ThemMen}
+				j.deps = append(j.deps, byMaterial[promoted])
 			}
-			seen[m], seen[m.Swap()] = true, true
-			if m == m.Swap() {
-				pairs = append(pairs, []Material{m})
-			} else {
-				pairs = append(pairs, []Material{m, m.Swap()})
+		}
+		for n := 2; n < m.Pieces(); n++ {
+			j.deps = append(j.deps, fewer[n]...)
+		}
+		fewer[m.Pieces()] = append(fewer[m.Pieces()], j)
+		jobs = append(jobs, j)
+	}
+	var mu sync.Mutex // db.put
+	slots := semaphore.NewWeighted(int64(max(opt.Threads, 1)))
+	g, gctx := errgroup.WithContext(ctx)
+	for _, j := range jobs {
+		g.Go(func() error {
+			for _, d := range j.deps {
+				select {
+				case <-d.done:
+				case <-gctx.Done():
+					return gctx.Err()
+				}
 			}
-		}
-		solved := make([][]*Table, len(pairs))
-		g, gctx := errgroup.WithContext(ctx)
-		g.SetLimit(max(opt.Threads, 1))
-		for k, pair := range pairs {
-			g.Go(func() error {
-				ts, err := db.pair(gctx, pair, opt.Store, opt.Threads)
-				if err != nil {
-					return err
-				}
-				solved[k] = ts
-				if opt.Progress != nil {
-					var n int64
-					for _, t := range ts {
-						n += t.Size()
-					}
-					opt.Progress(atomic.AddInt64(&done, n), total)
-				}
-				return nil
-			})
-		}
-		if err := g.Wait(); err != nil {
-			return nil, err
-		}
-		for _, ts := range solved {
+			if err := slots.Acquire(gctx, 1); err != nil {
+				return err
+			}
+			ts, err := db.pair(gctx, j.pair, opt.Store, opt.Threads)
+			slots.Release(1)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
 			for _, t := range ts {
 				db.put(t)
 			}
-		}
-		start = end
+			mu.Unlock()
+			close(j.done)
+			if opt.Progress != nil {
+				var n int64
+				for _, t := range ts {
+					n += t.Size()
+				}
+				opt.Progress(atomic.AddInt64(&done, n), total)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	return db, nil
 }

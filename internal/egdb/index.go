@@ -3,7 +3,6 @@ package egdb
 import (
 	"fmt"
 	"math/bits"
-	"sort"
 
 	"github.com/riodraughts/rio/internal/movegen"
 )
@@ -131,18 +130,22 @@ var topRank = func() (t [5][]uint8) {
 	return t
 }()
 
-// nthBit returns the r-th lowest set bit of x (as a one-bit mask): whole
-// bytes are skipped by population count, then a table finishes.
+// nthBit returns the r-th lowest set bit of x (as a one-bit mask; r must
+// be less than x's population count). Without branches, which the
+// solver's random positions would mispredict: the byte that holds the bit
+// is found by comparing the running per-byte counts with r all at once
+// (SWAR), and a table finishes.
 func nthBit(x uint32, r int) uint32 {
-	for sh := 0; sh < 32; sh += 8 {
-		b := x >> sh & 0xFF
-		c := bits.OnesCount32(b)
-		if r < c {
-			return 1 << (sh + int(selectInByte[b][r]))
-		}
-		r -= c
-	}
-	return 0
+	c := x - x>>1&0x55555555
+	c = c&0x33333333 + c>>2&0x33333333
+	c = (c + c>>4) & 0x0F0F0F0F
+	sums := c * 0x01010101 // byte k: the set bits in bytes 0 to k
+	// High bit of byte k: sums_k > r (no borrow: 0x80 > 32).
+	above := ((sums | 0x80808080) - uint32(r+1)*0x01010101) & 0x80808080
+	k := 4 - bits.OnesCount32(above) // the bytes whose running sum is <= r
+	sh := 8 * k
+	before := int(sums << 8 >> sh & 0xFF)
+	return 1 << sh << selectInByte[x>>sh&0xFF][(r-before)&7]
 }
 
 // selectInByte[b][r] is the position of the r-th lowest set bit of b.
@@ -167,6 +170,8 @@ type Indexer struct {
 	menOffset []int64
 	kingsW    int64 // binom[free][white kings]
 	kingsB    int64
+	divW      divisor // by kingsW
+	divB      divisor // by kingsB
 	size      int64
 }
 
@@ -185,6 +190,7 @@ func NewIndexer(m Material) *Indexer {
 	free := 32 - m.UsMen - m.ThemMen
 	x.kingsW = binom[free][m.UsKings]
 	x.kingsB = binom[free-m.UsKings][m.ThemKings]
+	x.divW, x.divB = newDivisor(x.kingsW), newDivisor(x.kingsB)
 	x.size = total * x.kingsW * x.kingsB
 	return x
 }
@@ -210,10 +216,8 @@ func (x *Indexer) Index(p *movegen.Position) int64 {
 // Position returns the position numbered i (White to move).
 func (x *Indexer) Position(i int64) movegen.Position {
 	m := x.M
-	kb := i % x.kingsB
-	i /= x.kingsB
-	kw := i % x.kingsW
-	men := i / x.kingsW
+	i, kb := x.divB.divmod(i)
+	men, kw := x.divW.divmod(i)
 	b := x.blackMenSet(men)
 	bm := unrankSet(b, m.ThemMen, blackMenSquares)
 	wm := unrankSet(men-x.menOffset[b], m.UsMen, whiteMenSquares&^bm)
@@ -230,7 +234,41 @@ func (x *Indexer) Position(i int64) movegen.Position {
 // blackMenSet returns the number of the black men set whose range of
 // men placements holds men.
 func (x *Indexer) blackMenSet(men int64) int64 {
-	return int64(sort.Search(len(x.menOffset)-1, func(j int) bool { return x.menOffset[j+1] > men }))
+	// The last offset <= men, by a binary search whose steps compile to
+	// conditional moves (this is on the solver's path).
+	lo, n := 0, len(x.menOffset)-1
+	for n > 1 {
+		half := n / 2
+		if x.menOffset[lo+half] <= men {
+			lo += half
+		}
+		n -= half
+	}
+	return int64(lo)
+}
+
+// divisor divides by a fixed positive number through a multiplication by
+// its reciprocal: a 64-bit division takes tens of cycles, and decoding an
+// index needs two.
+type divisor struct {
+	d   int64
+	inv float64
+}
+
+func newDivisor(d int64) divisor { return divisor{d, 1 / float64(d)} }
+
+// divmod returns i/d and i%d for 0 <= i < 2^52: the rounded quotient is
+// off by at most one there, and the remainder's sign and size tell which
+// way.
+func (v divisor) divmod(i int64) (q, r int64) {
+	q = int64(float64(i) * v.inv)
+	r = i - q*v.d
+	if r < 0 {
+		q, r = q-1, r+v.d
+	} else if r >= v.d {
+		q, r = q+1, r-v.d
+	}
+	return q, r
 }
 
 // flip is movegen.Position.Flip without the hash, which tables do not use.

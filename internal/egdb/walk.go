@@ -91,10 +91,8 @@ type walker struct {
 func (w *walker) seek(x *Indexer, i int64) {
 	w.x = x
 	m := x.M
-	kb := i % x.kingsB
-	i /= x.kingsB
-	kw := i % x.kingsW
-	men := i / x.kingsW
+	i, kb := x.divB.divmod(i)
+	men, kw := x.divW.divmod(i)
 	b := x.blackMenSet(men)
 	w.bm.seek(blackMenSquares, m.ThemMen, b)
 	bm := dense(w.bm.set)
