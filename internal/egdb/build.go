@@ -223,9 +223,13 @@ const (
 
 // side is the solving state of one slice of a pair.
 type side struct {
-	t        *Table
-	x        *Indexer
-	st       []state
+	t  *Table
+	x  *Indexer
+	st []state
+	// packed holds each position's squares (see pack) where memory
+	// allows: the backward pass then reads a position instead of
+	// decoding its index, which costs more than the rest of its work.
+	packed   []uint32
 	partner  int
 	material Material
 }
@@ -253,9 +257,11 @@ func (db *DB) solve(ctx context.Context, pair []Material, threads int) ([]*Table
 		if n >= 1<<31 {
 			return nil, fmt.Errorf("egdb: %v: %d positions, more than a queue entry can name", m, n)
 		}
-		s.sides = append(s.sides, &side{
-			t: t, x: t.x, material: m, partner: (k + 1) % len(pair), st: make([]state, n),
-		})
+		sd := &side{t: t, x: t.x, material: m, partner: (k + 1) % len(pair), st: make([]state, n)}
+		if m.Pieces() <= packPieces {
+			sd.packed = make([]uint32, n)
+		}
+		s.sides = append(s.sides, sd)
 	}
 	// The forward pass, in parallel over index chunks; each chunk keeps
 	// its own bucket entries, merged in chunk order (the result does not
@@ -375,6 +381,9 @@ func (s *solver) initRange(k int, from, to int64) [][]uint32 {
 	w.seek(sd.x, from)
 	for i := from; i < to; i++ {
 		p := w.position()
+		if sd.packed != nil {
+			sd.packed[i] = pack(&p, sd.material)
+		}
 		w.next()
 		st := &sd.st[i]
 		// Outside the pair, the quickest loss for them (win), the slowest
@@ -493,13 +502,59 @@ func (s *solver) settle(k int, i int64, d int) {
 // reaching 13 squares each at most.
 const maxPredecessors = MaxPieces * 13
 
-// flipped[s] is the dense bit of ghost square s turned by 180 degrees
-// (Position.Flip's board turn, in dense numbering: square 31-s).
-var flipped = func() (t [35]uint32) {
-	for s := range t {
-		if movegen.Valid.Has(movegen.Square(s)) {
-			t[s] = bits.Reverse32(dense(movegen.Square(s).Bit()))
+// packPieces bounds the slices whose pairs keep packed positions: 5
+// pieces take 25 bits, and the 4 bytes per position are a third more
+// memory, too much for 6-piece pairs.
+const packPieces = 5
+
+// pack returns p's squares (dense, 5 bits each) in the order black men,
+// white men, white kings, black kings, each group from its lowest square.
+func pack(p *movegen.Position, m Material) uint32 {
+	var v uint32
+	sh := 0
+	for _, g := range [4]movegen.Bitboard{p.Men(movegen.Black), p.Men(movegen.White), p.KingsOf(movegen.White), p.KingsOf(movegen.Black)} {
+		for d := dense(g); d != 0; d &= d - 1 {
+			v |= uint32(bits.TrailingZeros32(d)) << sh
+			sh += 5
 		}
+	}
+	return v
+}
+
+// sets returns position i of sd as dense sets: white men, white kings,
+// black men, black kings.
+func (sd *side) sets(i int64) (wm, wk, bm, bk uint32) {
+	if sd.packed == nil {
+		p := sd.x.Position(i)
+		return dense(p.Men(movegen.White)), dense(p.KingsOf(movegen.White)),
+			dense(p.Men(movegen.Black)), dense(p.KingsOf(movegen.Black))
+	}
+	v := sd.packed[i]
+	m := &sd.material
+	for range m.ThemMen {
+		bm |= 1 << (v & 31)
+		v >>= 5
+	}
+	for range m.UsMen {
+		wm |= 1 << (v & 31)
+		v >>= 5
+	}
+	for range m.UsKings {
+		wk |= 1 << (v & 31)
+		v >>= 5
+	}
+	for range m.ThemKings {
+		bk |= 1 << (v & 31)
+		v >>= 5
+	}
+	return wm, wk, bm, bk
+}
+
+// manFrom[s] holds the dense squares a white man reaching dense square s
+// with a step came from (white men step to lower squares).
+var manFrom = func() (t [32]uint32) {
+	for s := range t {
+		t[s] = dense((ghostSquare[s]<<4 | ghostSquare[s]<<5) & movegen.Valid)
 	}
 	return t
 }()
@@ -509,41 +564,38 @@ var flipped = func() (t [35]uint32) {
 // (White to move): each black piece is moved back. The move was legal
 // only if Black had no capture there; the caller knows that from cntQuiet.
 //
-// The predecessor, Black to move, is numbered as its flipped twin, whose
-// white pieces are our black ones turned; the index is computed in dense
-// squares from the parts that change (the moved group and the groups
-// after it), not from a built and flipped position.
+// The predecessor, Black to move, is numbered as its flipped twin, so the
+// work is done in the partner's frame: the board turned (a dense set turns
+// by reversing its bits), where the side that moved is White. Its index
+// is computed from dense sets, the moved group and those after it only.
 func (s *solver) predecessors(sd *side, i int64, js []int64) []int64 {
-	p := sd.x.Position(i)
+	ourWM, ourWK, ourBM, ourBK := sd.sets(i)
 	px := s.sides[sd.partner].x
-	empty := p.Empty()
-	// The partner's frame: its men and kings, dense.
-	wm := bits.Reverse32(dense(p.Men(movegen.Black)))
-	wk := bits.Reverse32(dense(p.KingsOf(movegen.Black)))
-	bm := bits.Reverse32(dense(p.Men(movegen.White)))
-	bk := bits.Reverse32(dense(p.KingsOf(movegen.White)))
+	wm, wk := bits.Reverse32(ourBM), bits.Reverse32(ourBK) // the side that moved
+	bm, bk := bits.Reverse32(ourWM), bits.Reverse32(ourWK)
 	base := px.menOffset[rankSet(bm, blackMenSquares)]
 	menWithin := whiteMenSquares &^ bm
-	// Black men move down the board (+4, +5): they came from above.
-	for b := p.Men(movegen.Black); b != 0; b &= b - 1 {
-		to := b.First()
-		for o := (to.Bit()>>4 | to.Bit()>>5) & empty & movegen.Valid; o != 0; o &= o - 1 {
-			wm2 := wm ^ flipped[to] ^ flipped[o.First()]
+	emptyMen := ^(wm | bm)
+	empty := emptyMen &^ (wk | bk)
+	for b := wm; b != 0; b &= b - 1 {
+		from := manFrom[bits.TrailingZeros32(b)] & empty
+		for ; from != 0; from &= from - 1 {
+			wm2 := wm ^ b&-b ^ from&-from
 			e := ^(wm2 | bm)
 			js = append(js, ((base+rankSet(wm2, menWithin))*px.kingsW+rankSet(wk, e))*px.kingsB+rankSet(bk, e&^wk))
 		}
 	}
-	kings := p.KingsOf(movegen.Black)
-	if kings == 0 {
+	if wk == 0 {
 		return js
 	}
-	e := ^(wm | bm)
 	men := (base + rankSet(wm, menWithin)) * px.kingsW
-	for ; kings != 0; kings &= kings - 1 {
-		to := kings.First()
-		for o := movegen.KingReach(to, empty); o != 0; o &= o - 1 {
-			wk2 := wk ^ flipped[to] ^ flipped[o.First()]
-			js = append(js, (men+rankSet(wk2, e))*px.kingsB+rankSet(bk, e&^wk2))
+	gEmpty := ghost(empty)
+	for b := wk; b != 0; b &= b - 1 {
+		others := wk ^ b&-b
+		reach := dense(movegen.KingReach(movegen.Square(bits.TrailingZeros64(uint64(ghost(b&-b)))), gEmpty))
+		for ; reach != 0; reach &= reach - 1 {
+			wk2 := others | reach&-reach
+			js = append(js, (men+rankSet(wk2, emptyMen))*px.kingsB+rankSet(bk, emptyMen&^wk2))
 		}
 	}
 	return js
