@@ -241,6 +241,7 @@ type solver struct {
 	sides   []*side
 	buckets [][]uint32 // by distance: side<<31 | index (4 bytes: the queue is most of a build's memory)
 	exact   bool       // distances are exact (small slices)
+	touched uint32     // keeps the look-ahead loads from being optimized away
 	// Scratch for settle.
 	preds [maxPredecessors]int64
 	flags [maxPredecessors]uint16
@@ -312,10 +313,23 @@ func (db *DB) solve(ctx context.Context, pair []Material, threads int) ([]*Table
 		c.pushes = nil
 	}
 	for d := 0; d < len(s.buckets); d++ {
-		for j := 0; j < len(s.buckets[d]); j++ {
-			e := s.buckets[d][j]
+		b := s.buckets[d]
+		var touched uint32
+		for j, e := range b {
+			// Load a later entry's state and position now, so that its
+			// cache misses overlap this entry's work.
+			if j+8 < len(b) {
+				ahead := b[j+8]
+				sd := s.sides[ahead>>31]
+				i := ahead & (1<<31 - 1)
+				touched += uint32(sd.st[i].cell)
+				if sd.packed != nil {
+					touched += sd.packed[i]
+				}
+			}
 			s.settle(int(e>>31), int64(e&(1<<31-1)), d)
 		}
+		s.touched += touched
 		s.buckets[d] = nil
 		if d&15 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -355,13 +369,19 @@ func enqueue(queue *[][]uint32, d int, k int, i int64) {
 // outside returns the value of q (Black to move), reached by a capture or
 // a promotion, from the finished tables.
 func (s *solver) outside(q *movegen.Position) Value {
-	if q.Pieces[movegen.Black] == 0 {
+	// Probe's work, in dense squares: q (Black to move) is looked up as
+	// its turned twin, whose white pieces are q's black ones.
+	bm, bk := dense(q.Men(movegen.Black)), dense(q.KingsOf(movegen.Black))
+	if bm|bk == 0 {
 		return Value{WDL: Loss, Dist: 0}
 	}
-	v, ok := s.db.Probe(q)
-	if !ok {
-		panic(fmt.Sprintf("egdb: %v missing while solving", MaterialOf(q)))
+	wm, wk := dense(q.Men(movegen.White)), dense(q.KingsOf(movegen.White))
+	m := Material{bits.OnesCount32(bk), bits.OnesCount32(bm), bits.OnesCount32(wk), bits.OnesCount32(wm)}
+	t := s.db.Table(m)
+	if t == nil {
+		panic(fmt.Sprintf("egdb: %v missing while solving", m))
 	}
+	v := t.At(t.x.indexDense(bits.Reverse32(bm), bits.Reverse32(bk), bits.Reverse32(wm), bits.Reverse32(wk)))
 	if !s.exact {
 		v.Dist = 0
 	}

@@ -201,10 +201,13 @@ func (x *Indexer) Size() int64 { return x.size }
 // Index returns the number of p, which must have White to move and the
 // slice's material.
 func (x *Indexer) Index(p *movegen.Position) int64 {
-	wm := dense(p.Men(movegen.White))
-	bm := dense(p.Men(movegen.Black))
-	wk := dense(p.KingsOf(movegen.White))
-	bk := dense(p.KingsOf(movegen.Black))
+	return x.indexDense(dense(p.Men(movegen.White)), dense(p.KingsOf(movegen.White)),
+		dense(p.Men(movegen.Black)), dense(p.KingsOf(movegen.Black)))
+}
+
+// indexDense is Index of the position with these dense sets of white men
+// and kings and black men and kings.
+func (x *Indexer) indexDense(wm, wk, bm, bk uint32) int64 {
 	b := rankSet(bm, blackMenSquares)
 	w := rankSet(wm, whiteMenSquares&^bm)
 	empty := ^(wm | bm)
