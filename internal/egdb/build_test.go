@@ -3,6 +3,7 @@ package egdb
 import (
 	"context"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 
@@ -114,4 +115,55 @@ func BenchmarkProbe(b *testing.B) {
 			i = (i + 7919) % len(ps5)
 		}
 	})
+}
+
+// TestPredecessors: the predecessors numbered in the partner's frame are
+// those found by un-moving each black piece on the board, turning the
+// position and indexing it the plain way.
+func TestPredecessors(t *testing.T) {
+	for _, m := range Slices(5) {
+		s := &solver{}
+		for k, sm := range []Material{m, m.Swap()} {
+			x := NewIndexer(sm)
+			sd := &side{x: x, material: sm, partner: 1 - k}
+			if sm.Pieces() <= packPieces {
+				sd.packed = make([]uint32, x.Size())
+			}
+			s.sides = append(s.sides, sd)
+		}
+		sd, px := s.sides[0], s.sides[1].x
+		for i := int64(0); i < sd.x.Size(); i += max(sd.x.Size()/300, 1) {
+			p := sd.x.Position(i)
+			if sd.packed != nil {
+				sd.packed[i] = pack(&p, m)
+			}
+			got := s.predecessors(sd, i, nil)
+			var want []int64
+			empty := p.Empty()
+			for b := p.Pieces[movegen.Black]; b != 0; b &= b - 1 {
+				to := b.First()
+				king := p.Kings.Has(to)
+				from := (to.Bit()>>4 | to.Bit()>>5) & empty & movegen.Valid
+				if king {
+					from = movegen.KingReach(to, empty)
+				}
+				for o := from; o != 0; o &= o - 1 {
+					q := p
+					moved := to.Bit() | o&-o
+					q.Pieces[movegen.Black] ^= moved
+					if king {
+						q.Kings ^= moved
+					}
+					q.Side = movegen.Black
+					f := q.Flip()
+					want = append(want, px.Index(&f))
+				}
+			}
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%v position %d: predecessors %v, want %v", m, i, got, want)
+			}
+		}
+	}
 }

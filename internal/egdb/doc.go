@@ -20,19 +20,27 @@
 //
 // A slice is solved together with its colour-swapped partner (a quiet move
 // leads from one into the other); captures lead into slices with fewer
-// pieces and promotions into slices with fewer men, so slices are built in
-// the order (pieces, men) and those of one level are independent and built
-// in parallel (build.go). Within a pair, one forward pass generates every
-// position's moves: those leaving the pair are looked up in the finished
-// slices, the others counted. Then results spread backwards by distance,
-// as in Dijkstra's algorithm with a bucket queue: a position lost in d
-// plies makes each predecessor (found by un-moving a quiet move, and
-// checked legal: no capture was available) a win in d+1; a position won in
-// d takes one from each predecessor's count of open moves, and a
-// predecessor whose moves are all wins for the opponent is lost in one
-// more than the longest. What stays open is a draw. The result is exact
-// distance to the end of the game (plies, best play: the winner fastest,
-// the loser slowest).
+// pieces and promotions into slices with one man fewer, so a pair is
+// solved as soon as those are, pairs in parallel (build.go). Within a
+// pair, one forward pass looks at every position's moves, walking the
+// slice in index order by stepping each piece group to its next subset
+// (walk.go, Gosper's hack) instead of decoding every index: captures and
+// promotions are looked up in the finished slices, quiet moves only
+// counted. Then results spread backwards by distance, as in Dijkstra's
+// algorithm with a bucket queue: a position lost in d plies makes each
+// predecessor (found by un-moving a quiet move, and checked legal: no
+// capture was available) a win in d+1; a position won in d takes one from
+// each predecessor's count of open moves, and a predecessor whose moves
+// are all wins for the opponent is lost in one more than the longest.
+// What stays open is a draw. The result is exact distance to the end of
+// the game (plies, best play: the winner fastest, the loser slowest).
+//
+// The backward pass is bound by memory latency: predecessors are numbered
+// in dense 32-bit squares in the partner's (turned) frame, each position's
+// solving state is one 6-byte word, the predecessors' states are loaded
+// in a loop of independent loads before they are used, and slices of up
+// to 5 pieces keep each position's squares packed in 4 bytes so that a
+// settled position is read, not decoded.
 //
 // Values are those of the rules of play only: the move-count draw rules
 // (game.DrawRules) are not part of them. The search applies those itself

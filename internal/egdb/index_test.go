@@ -120,3 +120,21 @@ func TestComboWraps(t *testing.T) {
 		}
 	}
 }
+
+// TestPack: a packed position reads back as the position.
+func TestPack(t *testing.T) {
+	for _, m := range Slices(packPieces) {
+		x := NewIndexer(m)
+		packed := &side{x: x, material: m, packed: make([]uint32, 1)}
+		decoded := &side{x: x, material: m}
+		for i := int64(0); i < x.Size(); i += max(x.Size()/500, 1) {
+			p := x.Position(i)
+			packed.packed[0] = pack(&p, m)
+			wm, wk, bm, bk := packed.sets(0)
+			dwm, dwk, dbm, dbk := decoded.sets(i)
+			if wm != dwm || wk != dwk || bm != dbm || bk != dbk {
+				t.Fatalf("%v position %d: packed %x %x %x %x, want %x %x %x %x", m, i, wm, wk, bm, bk, dwm, dwk, dbm, dbk)
+			}
+		}
+	}
+}
