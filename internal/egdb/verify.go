@@ -31,11 +31,14 @@ func Verify(ctx context.Context, db *DB, threads int, progress func(done, total 
 		t := db.tables[m]
 		g.Go(func() error {
 			var buf [movegen.MaxMoves]movegen.Move
+			var w walker
+			w.seek(t.x, 0)
 			for i := range t.Size() {
 				if i&0xFFFF == 0 && gctx.Err() != nil {
 					return gctx.Err()
 				}
-				p := t.x.Position(i)
+				p := w.position()
+				w.next()
 				want := expected(db, &p, buf[:0], t.dist != nil)
 				if got := t.At(i); got != want {
 					return fmt.Errorf("%s %v position %d (%s): stored %v, its moves give %v",
