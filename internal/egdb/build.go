@@ -36,7 +36,8 @@ type Store interface {
 }
 
 // Slices returns every slice of up to pieces pieces with at least one
-// piece a side, in build order: by pieces, then men, then material.
+// piece a side, by pieces, then men, then material: an order in which a
+// slice comes after every slice its captures and promotions lead to.
 func Slices(pieces int) []Material {
 	var ms []Material
 	for n := 2; n <= pieces; n++ {
@@ -95,9 +96,17 @@ func Build(ctx context.Context, v *movegen.Variant, pieces int, opt Options) (*D
 		}
 		for _, s := range j.pair {
 			byMaterial[s] = j
-			if s.UsMen > 0 { // a promotion: the man is a king, Black to move
+			if s.UsMen > 0 {
+				// A promotion leaves a king for a man, seen here from
+				// the side that moved; the position (Black to move) is in
+				// the swapped slice, and both slices of a pair map to its
+				// job. It has one man fewer, so it came earlier.
 				promoted := Material{s.UsKings + 1, s.UsMen - 1, s.ThemKings, s.ThemMen}
-				j.deps = append(j.deps, byMaterial[promoted])
+				dep := byMaterial[promoted]
+				if dep == nil {
+					panic(fmt.Sprintf("egdb: %v: promotions lead to %v, not scheduled before it", s, promoted))
+				}
+				j.deps = append(j.deps, dep)
 			}
 		}
 		for n := 2; n < m.Pieces(); n++ {
@@ -199,7 +208,8 @@ func dist(c uint16) int    { return int(c-cellLoss) / 2 }
 
 // state is one position's solving state. The three words sit together
 // because the backward pass reaches positions in no useful order: one
-// cache line per predecessor instead of one per array.
+// cache line per predecessor (two, for 2 positions in 32) instead of one
+// per array.
 type state struct {
 	cell uint16
 	// cnt: the count of open moves (cntMask) and flags.
@@ -402,7 +412,7 @@ func (s *solver) initRange(k int, from, to int64) [][]uint32 {
 	for i := from; i < to; i++ {
 		p := w.position()
 		if sd.packed != nil {
-			sd.packed[i] = pack(&p, sd.material)
+			sd.packed[i] = pack(&p)
 		}
 		w.next()
 		st := &sd.st[i]
@@ -522,14 +532,18 @@ func (s *solver) settle(k int, i int64, d int) {
 // reaching 13 squares each at most.
 const maxPredecessors = MaxPieces * 13
 
-// packPieces bounds the slices whose pairs keep packed positions: 5
-// pieces take 25 bits, and the 4 bytes per position are a third more
-// memory, too much for 6-piece pairs.
+// packPieces bounds the slices whose pairs keep packed positions. The
+// limit is memory: 4 more bytes per position are a third more for a
+// 6-piece pair, which already takes 12 GB. (Packing itself fits up to 6
+// pieces, 5 bits each, in 32 bits; the constant below fails to compile
+// beyond that.)
 const packPieces = 5
+
+const _ = uint(32 - 5*packPieces)
 
 // pack returns p's squares (dense, 5 bits each) in the order black men,
 // white men, white kings, black kings, each group from its lowest square.
-func pack(p *movegen.Position, m Material) uint32 {
+func pack(p *movegen.Position) uint32 {
 	var v uint32
 	sh := 0
 	for _, g := range [4]movegen.Bitboard{p.Men(movegen.Black), p.Men(movegen.White), p.KingsOf(movegen.White), p.KingsOf(movegen.Black)} {

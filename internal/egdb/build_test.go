@@ -121,7 +121,7 @@ func BenchmarkProbe(b *testing.B) {
 // those found by un-moving each black piece on the board, turning the
 // position and indexing it the plain way.
 func TestPredecessors(t *testing.T) {
-	for _, m := range Slices(5) {
+	for _, m := range Slices(MaxPieces) { // 6 pieces: not packed, decoded
 		s := &solver{}
 		for k, sm := range []Material{m, m.Swap()} {
 			x := NewIndexer(sm)
@@ -132,10 +132,14 @@ func TestPredecessors(t *testing.T) {
 			s.sides = append(s.sides, sd)
 		}
 		sd, px := s.sides[0], s.sides[1].x
-		for i := int64(0); i < sd.x.Size(); i += max(sd.x.Size()/300, 1) {
+		samples := int64(300)
+		if m.Pieces() > packPieces {
+			samples = 50
+		}
+		for i := int64(0); i < sd.x.Size(); i += max(sd.x.Size()/samples, 1) {
 			p := sd.x.Position(i)
 			if sd.packed != nil {
-				sd.packed[i] = pack(&p, m)
+				sd.packed[i] = pack(&p)
 			}
 			got := s.predecessors(sd, i, nil)
 			var want []int64

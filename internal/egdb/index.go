@@ -140,7 +140,8 @@ func nthBit(x uint32, r int) uint32 {
 	c = c&0x33333333 + c>>2&0x33333333
 	c = (c + c>>4) & 0x0F0F0F0F
 	sums := c * 0x01010101 // byte k: the set bits in bytes 0 to k
-	// High bit of byte k: sums_k > r (no borrow: 0x80 > 32).
+	// High bit of byte k: sums_k > r (no borrow: sums_k <= 32 and r < 32,
+	// callers pass ranks below x's population count).
 	above := ((sums | 0x80808080) - uint32(r+1)*0x01010101) & 0x80808080
 	k := 4 - bits.OnesCount32(above) // the bytes whose running sum is <= r
 	sh := 8 * k
@@ -216,7 +217,8 @@ func (x *Indexer) indexDense(wm, wk, bm, bk uint32) int64 {
 	return ((x.menOffset[b]+w)*x.kingsW+kw)*x.kingsB + kb
 }
 
-// Position returns the position numbered i (White to move).
+// Position returns the position numbered i (White to move); i must be
+// below Size.
 func (x *Indexer) Position(i int64) movegen.Position {
 	m := x.M
 	i, kb := x.divB.divmod(i)

@@ -81,15 +81,18 @@ func place(kinds []int, used uint32, from int, count func([]int, uint32) int64) 
 
 // TestWalk: walking a slice from any start gives the positions Position
 // decodes, index by index: whole slices of up to 3 pieces (4 without
-// -short), windows of the others.
+// -short), windows of the others up to 6.
 func TestWalk(t *testing.T) {
 	whole := 3
 	if !testing.Short() {
 		whole = 4
 	}
-	for _, m := range Slices(5) {
+	for _, m := range Slices(MaxPieces) {
 		x := NewIndexer(m)
 		starts, n := []int64{0, x.Size() / 3, x.Size() - 1}, int64(2000)
+		if m.Pieces() == 6 {
+			n = 300
+		}
 		if m.Pieces() <= whole {
 			starts, n = []int64{0}, x.Size()
 		}
@@ -129,7 +132,7 @@ func TestPack(t *testing.T) {
 		decoded := &side{x: x, material: m}
 		for i := int64(0); i < x.Size(); i += max(x.Size()/500, 1) {
 			p := x.Position(i)
-			packed.packed[0] = pack(&p, m)
+			packed.packed[0] = pack(&p)
 			wm, wk, bm, bk := packed.sets(0)
 			dwm, dwk, dbm, dbk := decoded.sets(i)
 			if wm != dwm || wk != dwk || bm != dbm || bk != dbk {

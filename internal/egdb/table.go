@@ -37,8 +37,8 @@ type Value struct {
 const DistPieces = 4
 
 // MaxPieces bounds the slices Rio builds and reads: 6 pieces take about
-// half an hour and 12 GB on two cores (README, "Numbers"); 7 would take
-// a machine of another size.
+// a quarter of an hour and 11-12 GB on two cores (README, "Numbers"); 7
+// would take a machine of another size.
 const MaxPieces = 6
 
 // Table is one solved slice.
