@@ -22,7 +22,7 @@ type hubProc struct {
 
 func startHub(t *testing.T, args ...string) *hubProc {
 	t.Helper()
-	cmd := exec.Command(engine, args...)
+	cmd := engineCommand(t, args...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -37,6 +38,48 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// engineCommand returns the command that runs the built engine with args.
+// The first call opens every Go source and module file of the module: the
+// engine is built by a separate "go build", which go test's result cache
+// does not see, so without this a change to the engine (which this test
+// binary does not link) would replay a cached pass. Files opened while the
+// tests run (not in TestMain) are part of the cache key.
+func engineCommand(t testing.TB, args ...string) *exec.Cmd {
+	sourcesOnce.Do(func() { sourcesErr = openSources("..") })
+	if sourcesErr != nil {
+		t.Fatalf("reading the sources: %v", sourcesErr)
+	}
+	return exec.Command(engine, args...)
+}
+
+var (
+	sourcesOnce sync.Once
+	sourcesErr  error
+)
+
+// openSources opens every Go source and module file under root.
+func openSources(root string) error {
+	return filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if name := d.Name(); strings.HasSuffix(name, ".go") || name == "go.mod" || name == "go.sum" {
+			f, err := os.Open(path)
+			if err != nil {
+				return err
+			}
+			f.Close()
+		}
+		return nil
+	})
+}
+
 // result is what one run of the engine produced.
 type result struct {
 	stdout, stderr string
@@ -46,7 +89,7 @@ type result struct {
 // run runs the engine with args and stdin.
 func run(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(engine, args...)
+	cmd := engineCommand(t, args...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

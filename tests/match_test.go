@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -60,7 +59,7 @@ func TestMatchOverHub(t *testing.T) {
 // address.
 func startListener(t *testing.T, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(engine, append([]string{"dxp", "--listen", "127.0.0.1:0", "--fast-move", "20"}, args...)...)
+	cmd := engineCommand(t, append([]string{"dxp", "--listen", "127.0.0.1:0", "--fast-move", "20"}, args...)...)
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
