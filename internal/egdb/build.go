@@ -565,23 +565,21 @@ func (sd *side) sets(i int64) (wm, wk, bm, bk uint32) {
 	}
 	v := sd.packed[i]
 	m := &sd.material
-	for range m.ThemMen {
-		bm |= 1 << (v & 31)
-		v >>= 5
-	}
-	for range m.UsMen {
-		wm |= 1 << (v & 31)
-		v >>= 5
-	}
-	for range m.UsKings {
-		wk |= 1 << (v & 31)
-		v >>= 5
-	}
-	for range m.ThemKings {
-		bk |= 1 << (v & 31)
-		v >>= 5
-	}
+	bm, v = unpack(v, m.ThemMen)
+	wm, v = unpack(v, m.UsMen)
+	wk, v = unpack(v, m.UsKings)
+	bk, _ = unpack(v, m.ThemKings)
 	return wm, wk, bm, bk
+}
+
+// unpack takes n squares off packed and returns them as a dense set, and
+// what is left.
+func unpack(packed uint32, n int) (set, rest uint32) {
+	for range n {
+		set |= 1 << (packed & 31)
+		packed >>= 5
+	}
+	return set, packed
 }
 
 // manFrom[s] holds the dense squares a white man reaching dense square s

@@ -67,17 +67,24 @@ func BenchmarkBuild4(b *testing.B) {
 	}
 }
 
+// samplePositions returns every step-th position of each slice of up to
+// pieces pieces.
+func samplePositions(pieces int, step int64) []movegen.Position {
+	var ps []movegen.Position
+	for _, m := range Slices(pieces) {
+		x := NewIndexer(m)
+		for i := int64(0); i < x.Size(); i += step {
+			ps = append(ps, x.Position(i))
+		}
+	}
+	return ps
+}
+
 // BenchmarkProbe: ns per probe of one position again and again (cached),
 // and of positions spread over all 4-piece slices (mostly cold).
 func BenchmarkProbe(b *testing.B) {
 	db := built(b, movegen.Brazilian)
-	var ps []movegen.Position
-	for _, m := range Slices(4) {
-		x := NewIndexer(m)
-		for i := int64(0); i < x.Size(); i += 9973 {
-			ps = append(ps, x.Position(i))
-		}
-	}
+	ps := samplePositions(4, 9973)
 	b.Run("cached", func(b *testing.B) {
 		p := ps[len(ps)/2]
 		for b.Loop() {
@@ -101,13 +108,7 @@ func BenchmarkProbe(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var ps5 []movegen.Position
-	for _, m := range Slices(5) {
-		x := NewIndexer(m)
-		for i := int64(0); i < x.Size(); i += 99991 {
-			ps5 = append(ps5, x.Position(i))
-		}
-	}
+	ps5 := samplePositions(5, 99991)
 	b.Run("5-pieces-spread", func(b *testing.B) {
 		i := 0
 		for b.Loop() {
