@@ -381,11 +381,10 @@ func enqueue(queue *[][]uint32, d int, k int, i int64) {
 func (s *solver) outside(q *movegen.Position) Value {
 	// Probe's work, in dense squares: q (Black to move) is looked up as
 	// its turned twin, whose white pieces are q's black ones.
-	bm, bk := dense(q.Men(movegen.Black)), dense(q.KingsOf(movegen.Black))
+	wm, wk, bm, bk := denseGroups(q)
 	if bm|bk == 0 {
 		return Value{WDL: Loss, Dist: 0}
 	}
-	wm, wk := dense(q.Men(movegen.White)), dense(q.KingsOf(movegen.White))
 	m := Material{bits.OnesCount32(bk), bits.OnesCount32(bm), bits.OnesCount32(wk), bits.OnesCount32(wm)}
 	t := s.db.Table(m)
 	if t == nil {
@@ -560,8 +559,7 @@ func pack(p *movegen.Position) uint32 {
 func (sd *side) sets(i int64) (wm, wk, bm, bk uint32) {
 	if sd.packed == nil {
 		p := sd.x.Position(i)
-		return dense(p.Men(movegen.White)), dense(p.KingsOf(movegen.White)),
-			dense(p.Men(movegen.Black)), dense(p.KingsOf(movegen.Black))
+		return denseGroups(&p)
 	}
 	v := sd.packed[i]
 	m := &sd.material
@@ -624,7 +622,7 @@ func (s *solver) predecessors(sd *side, i int64, js []int64) []int64 {
 	gEmpty := ghost(empty)
 	for b := wk; b != 0; b &= b - 1 {
 		others := wk ^ b&-b
-		reach := dense(movegen.KingReach(movegen.Square(bits.TrailingZeros64(uint64(ghost(b&-b)))), gEmpty))
+		reach := dense(movegen.KingReach(ghostSquare[bits.TrailingZeros32(b)].First(), gEmpty))
 		for ; reach != 0; reach &= reach - 1 {
 			wk2 := others | reach&-reach
 			js = append(js, (men+rankSet(wk2, emptyMen))*px.kingsB+rankSet(bk, emptyMen&^wk2))

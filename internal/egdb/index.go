@@ -202,8 +202,14 @@ func (x *Indexer) Size() int64 { return x.size }
 // Index returns the number of p, which must have White to move and the
 // slice's material.
 func (x *Indexer) Index(p *movegen.Position) int64 {
-	return x.indexDense(dense(p.Men(movegen.White)), dense(p.KingsOf(movegen.White)),
-		dense(p.Men(movegen.Black)), dense(p.KingsOf(movegen.Black)))
+	return x.indexDense(denseGroups(p))
+}
+
+// denseGroups returns p's white men, white kings, black men and black
+// kings as dense sets.
+func denseGroups(p *movegen.Position) (wm, wk, bm, bk uint32) {
+	return dense(p.Men(movegen.White)), dense(p.KingsOf(movegen.White)),
+		dense(p.Men(movegen.Black)), dense(p.KingsOf(movegen.Black))
 }
 
 // indexDense is Index of the position with these dense sets of white men
