@@ -260,7 +260,15 @@ type solver struct {
 // initChunk is how many positions one forward-pass task takes.
 const initChunk = 1 << 16
 
+// blockPieces bounds the slices solved by blocks (solveBlocks); larger
+// ones, which keep no distances, are solved position by position. Tests
+// lower it to compare the two solvers.
+var blockPieces = DistPieces
+
 func (db *DB) solve(ctx context.Context, pair []Material, threads int) ([]*Table, error) {
+	if pair[0].Pieces() <= blockPieces {
+		return db.solveBlocks(ctx, pair, threads)
+	}
 	s := &solver{db: db, v: db.Variant, exact: pair[0].Pieces() <= DistPieces}
 	for k, m := range pair {
 		t := newTable(db.Variant, m)

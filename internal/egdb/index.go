@@ -215,12 +215,20 @@ func denseGroups(p *movegen.Position) (wm, wk, bm, bk uint32) {
 // indexDense is Index of the position with these dense sets of white men
 // and kings and black men and kings.
 func (x *Indexer) indexDense(wm, wk, bm, bk uint32) int64 {
-	b := rankSet(bm, blackMenSquares)
-	w := rankSet(wm, whiteMenSquares&^bm)
+	return x.kingsIndex(x.menIndex(wm, bm), wm, wk, bm, bk)
+}
+
+// menIndex is the number of the men's placement (white men wm, black men
+// bm): the part of an index a king's move keeps.
+func (x *Indexer) menIndex(wm, bm uint32) int64 {
+	return x.menOffset[rankSet(bm, blackMenSquares)] + rankSet(wm, whiteMenSquares&^bm)
+}
+
+// kingsIndex is indexDense of the position whose men's placement is
+// numbered men.
+func (x *Indexer) kingsIndex(men int64, wm, wk, bm, bk uint32) int64 {
 	empty := ^(wm | bm)
-	kw := rankSet(wk, empty)
-	kb := rankSet(bk, empty&^wk)
-	return ((x.menOffset[b]+w)*x.kingsW+kw)*x.kingsB + kb
+	return (men*x.kingsW+rankSet(wk, empty))*x.kingsB + rankSet(bk, empty&^wk)
 }
 
 // Position returns the position numbered i (White to move); i must be

@@ -1,0 +1,681 @@
+package egdb
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+
+	"github.com/riodraughts/rio/internal/movegen"
+	"golang.org/x/sync/errgroup"
+)
+
+// The block solver solves the pairs of slices that keep distances (up to
+// DistPieces pieces; the built-in tables) a block of up to 32 positions at
+// a time, as bitbase generators do, instead of one position at a time.
+//
+// One piece, P, is set apart; the others form the block's configuration
+// (numbered by an Indexer of the slice without P). A block is a 64-bit set
+// in the ghost layout of the squares P stands on, one set per fact (quiet,
+// won, lost, ...) and side to move. A move of P stays in the block and is
+// a shift or a sliding fill of the whole set; a move of another piece maps
+// the set to the same squares of another block, less those P would block.
+// Both sides to move are solved on the same boards: the White-to-move
+// positions are slice m, the Black-to-move ones its flipped twin m.Swap().
+//
+// Pass d settles every position at distance d: wins at odd d, losses at
+// even d (a win is one ply more than a loss, a loss one more than the
+// longest win). Only one kind is settled per pass, so a pass reads the
+// other side's sets as the previous pass left them.
+//   - Wins at d: the quiet, open predecessors of the positions lost at d-1
+//     (retro moves of the blocks that gained losses).
+//   - Losses at d: among the quiet, open predecessors of the positions won
+//     at d-1, those whose every move inside the pair leads to a won
+//     position (one pass over the block's moves, all squares of P at once).
+//
+// Captures and promotions leave the pair; the positions that have them are
+// looked up one by one, once: a capture's value is final and enters its
+// pass as is, a winning promotion enters its pass as a win unless one was
+// found sooner, and a position whose promotions all lose is held from
+// losing until the pass after the longest of them (or for ever, if one
+// draws).
+//
+// The tables are the same, byte for byte, as the position solver's
+// (TestBlockSolverMatches); it is several times faster because a block's
+// bookkeeping costs about what one position's did.
+
+// Piece groups, in indexDense's order.
+const (
+	gWM = iota // white men
+	gWK        // white kings
+	gBM        // black men
+	gBK        // black kings
+)
+
+// blockBits are the positions of block o settled in one pass.
+type blockBits struct {
+	o    int32
+	bits movegen.Bitboard
+}
+
+// blockEntry names one position: block o, P on ghost square sq, side to
+// move side.
+type blockEntry struct {
+	o    int32
+	side uint8
+	sq   uint8
+}
+
+// blockSide is the solving state of one side to move, by block.
+type blockSide struct {
+	quiet []movegen.Bitboard // no capture
+	won   []movegen.Bitboard
+	lost  []movegen.Bitboard
+	hold  []movegen.Bitboard // may not lose yet: a promotion draws, or wins for them later
+	cand  []movegen.Bitboard // predecessors to look at this pass
+	// candList: the blocks with candidates.
+	candList []int32
+	// fresh: settled this pass, by block, and the blocks with some;
+	// prev: those of the previous pass.
+	fresh     []movegen.Bitboard
+	freshList []int32
+	prev      []blockBits
+	// dist: the distance of each settled position, by block*32 + P's
+	// dense square.
+	dist []uint8
+}
+
+type blockSolver struct {
+	db *DB
+	v  *movegen.Variant
+	m  Material // the boards: White has m's pieces to move, Black the others
+	pg int      // P's group
+	ox *Indexer // the blocks: the slice without P
+	// conf holds each block's pieces as dense sets by group.
+	conf  [][4]uint32
+	legal []movegen.Bitboard // P's squares in each block
+	sides [2]blockSide
+	// inject holds the positions whose value a move out of the pair gives
+	// (by distance): captures, and promotions that win. release holds the
+	// positions whose promotions all lose (by the pass they may lose in).
+	inject, release [][]blockEntry
+}
+
+// denseOf[s] is the dense number of ghost square s.
+var denseOf = func() (t [64]uint8) {
+	for s := range 35 {
+		if movegen.Valid&(1<<s) != 0 {
+			t[s] = uint8(bits.TrailingZeros32(dense(1 << s)))
+		}
+	}
+	return t
+}()
+
+// shiftDir moves every square of b one step in direction d (UpLeft -5,
+// UpRight -4, DownLeft +4, DownRight +5).
+func shiftDir(b movegen.Bitboard, d movegen.Direction) movegen.Bitboard {
+	switch d {
+	case movegen.UpLeft:
+		return b >> 5 & movegen.Valid
+	case movegen.UpRight:
+		return b >> 4 & movegen.Valid
+	case movegen.DownLeft:
+		return b << 4 & movegen.Valid
+	default:
+		return b << 5 & movegen.Valid
+	}
+}
+
+// fill returns the squares reached from the squares of b by sliding in
+// direction d over the squares of empty (each reached square is in empty).
+func fill(b movegen.Bitboard, d movegen.Direction, empty movegen.Bitboard) movegen.Bitboard {
+	var r movegen.Bitboard
+	for f := shiftDir(b, d) & empty; f != 0; f = shiftDir(f, d) & empty {
+		r |= f
+	}
+	return r
+}
+
+// forward returns the directions a man of c steps in, and its last row.
+func forward(c int) (d0, d1 movegen.Direction, last movegen.Bitboard) {
+	if c == int(movegen.White) {
+		return movegen.UpLeft, movegen.UpRight, movegen.Row0
+	}
+	return movegen.DownLeft, movegen.DownRight, movegen.Row7
+}
+
+// groupColor is the side a group's pieces belong to; groupKing whether
+// they are kings.
+func groupColor(g int) int { return g / 2 }
+func groupKing(g int) bool  { return g&1 == 1 }
+
+func newBlockSolver(db *DB, m Material) *blockSolver {
+	s := &blockSolver{db: db, v: db.Variant, m: m}
+	counts := [4]int{m.UsMen, m.UsKings, m.ThemMen, m.ThemKings}
+	// P is a piece of the smallest group, a king where there is a choice:
+	// its moves are the cheap ones. In a group of two, P is either piece,
+	// so every position has two blocks, solved alike.
+	s.pg = -1
+	for _, g := range [4]int{gWK, gBK, gWM, gBM} {
+		if counts[g] > 0 && (s.pg < 0 || counts[g] < counts[s.pg]) {
+			s.pg = g
+		}
+	}
+	counts[s.pg]--
+	s.ox = NewIndexer(Material{UsKings: counts[gWK], UsMen: counts[gWM], ThemKings: counts[gBK], ThemMen: counts[gBM]})
+	n := s.ox.Size()
+	s.conf = make([][4]uint32, n)
+	s.legal = make([]movegen.Bitboard, n)
+	var w walker
+	w.seek(s.ox, 0)
+	for o := range n {
+		c := [4]uint32{dense(w.wm.set), dense(w.wk.set), dense(w.bm.set), dense(w.bk.set)}
+		s.conf[o] = c
+		l := movegen.Valid &^ ghost(c[0]|c[1]|c[2]|c[3])
+		switch s.pg {
+		case gWM:
+			l &^= movegen.Row0
+		case gBM:
+			l &^= movegen.Row7
+		}
+		s.legal[o] = l
+		w.next()
+	}
+	for x := range s.sides {
+		sd := &s.sides[x]
+		sd.quiet = make([]movegen.Bitboard, n)
+		sd.won = make([]movegen.Bitboard, n)
+		sd.lost = make([]movegen.Bitboard, n)
+		sd.hold = make([]movegen.Bitboard, n)
+		sd.cand = make([]movegen.Bitboard, n)
+		sd.fresh = make([]movegen.Bitboard, n)
+		sd.dist = make([]uint8, n*32)
+	}
+	return s
+}
+
+// after returns the value of q, reached by a move out of the pair, from
+// the finished tables.
+func (s *blockSolver) after(q *movegen.Position) Value {
+	wm, wk, bm, bk := denseGroups(q)
+	if q.Side == movegen.Black {
+		// Its turned twin, whose white pieces are q's black ones.
+		wm, wk, bm, bk = bits.Reverse32(bm), bits.Reverse32(bk), bits.Reverse32(wm), bits.Reverse32(wk)
+	}
+	if wm|wk == 0 {
+		return Value{WDL: Loss, Dist: 0}
+	}
+	m := Material{bits.OnesCount32(wk), bits.OnesCount32(wm), bits.OnesCount32(bk), bits.OnesCount32(bm)}
+	t := s.db.Table(m)
+	if t == nil {
+		panic(fmt.Sprintf("egdb: %v missing while solving", m))
+	}
+	return t.At(t.x.indexDense(wm, wk, bm, bk))
+}
+
+// block returns block o's pieces as ghost bitboards by group.
+func (s *blockSolver) block(o int) (g [4]movegen.Bitboard) {
+	c := &s.conf[o]
+	for i := range g {
+		g[i] = ghost(c[i])
+	}
+	return g
+}
+
+// captures returns the squares of P in block o from which side x has a
+// capture. Only whether one exists matters, so one jump is looked at:
+// those between the block's pieces, less where P stands in the way or on
+// the landing square; those of x's pieces over P; and those of P.
+func (s *blockSolver) captures(g *[4]movegen.Bitboard, legal movegen.Bitboard, x int) movegen.Bitboard {
+	men, kings := g[2*x], g[2*x+1]
+	y := 1 - x
+	them := g[2*y] | g[2*y+1]
+	empty := movegen.Valid &^ (g[0] | g[1] | g[2] | g[3])
+	d0, d1, _ := forward(x)
+	dirs := [4]movegen.Direction{d0, d1, 3 - d0, 3 - d1}
+	manDirs := dirs[:2]
+	if s.v.ManCapturesBackward {
+		manDirs = dirs[:]
+	}
+	var caps movegen.Bitboard
+	pColor, pKing := groupColor(s.pg), groupKing(s.pg)
+	for _, d := range manDirs {
+		// landing[d]: squares with a free square one step on in d.
+		landing := shiftDir(empty, 3-d)
+		// Between the block's pieces: P on the landing square prevents it.
+		for t := shiftDir(men, d) & them & landing; t != 0; t &= t - 1 {
+			caps |= legal &^ shiftDir(t&-t, d)
+		}
+		if pColor == y { // x's men over P
+			caps |= shiftDir(men, d) & landing & legal
+		} else if !pKing { // P, a man of x's
+			caps |= shiftDir(them&landing, 3-d) & legal
+		}
+	}
+	for d := movegen.UpLeft; d <= movegen.DownRight; d++ {
+		landing := shiftDir(empty, 3-d)
+		for k := kings; k != 0; k &= k - 1 {
+			path := fill(k&-k, d, empty)
+			end := shiftDir(path|k&-k, d) &^ path // the first square not free, if any
+			if end&them&landing != 0 {
+				caps |= legal &^ (path | shiftDir(end, d))
+			}
+			if pColor == y { // over P, on the path with a free square behind
+				caps |= path & landing & legal
+			}
+		}
+		if pColor == x && pKing { // P slides up to a piece of theirs
+			caps |= fill(them&landing, 3-d, empty) & legal
+		}
+	}
+	return caps
+}
+
+// setup looks once at the moves out of the pair of every position of
+// blocks from-to (captures, promotions) and marks the quiet ones; it
+// returns the entries for inject and release it makes.
+func (s *blockSolver) setup(from, to int) (inject, release [][]blockEntry) {
+	var buf [movegen.MaxMoves]movegen.Move
+	var q movegen.Position
+	add := func(list *[][]blockEntry, d int, e blockEntry) {
+		for len(*list) <= d {
+			*list = append(*list, nil)
+		}
+		(*list)[d] = append((*list)[d], e)
+	}
+	for o := from; o < to; o++ {
+		g := s.block(o)
+		legal := s.legal[o]
+		empty := movegen.Valid &^ (g[0] | g[1] | g[2] | g[3])
+		for x := range 2 {
+			caps := s.captures(&g, legal, x)
+			s.sides[x].quiet[o] = legal &^ caps
+			// The squares of P where a man of x's may promote: one of the
+			// block's, unless P is on its square; P itself.
+			d0, d1, last := forward(x)
+			var promo movegen.Bitboard
+			for _, d := range [2]movegen.Direction{d0, d1} {
+				for t := shiftDir(g[2*x], d) & empty & last; t != 0; t &= t - 1 {
+					promo |= legal &^ (t & -t)
+				}
+				if s.pg == 2*x {
+					promo |= shiftDir(empty&last, 3-d) & legal
+				}
+			}
+			promo &^= caps
+			for sqs := caps | promo; sqs != 0; sqs &= sqs - 1 {
+				sq := sqs & -sqs
+				p := movegen.Position{
+					Pieces: [2]movegen.Bitboard{g[gWM] | g[gWK], g[gBM] | g[gBK]},
+					Kings:  g[gWK] | g[gBK],
+					Side:   movegen.Color(x),
+				}
+				p.Pieces[groupColor(s.pg)] |= sq
+				if groupKing(s.pg) {
+					p.Kings |= sq
+				}
+				e := blockEntry{o: int32(o), side: uint8(x), sq: uint8(sq.First())}
+				// The quickest loss for them (win), the slowest win
+				// (maxWin), and whether a move draws.
+				win, maxWin, draw := -1, 0, false
+				see := func(m movegen.Move) {
+					p.PlayInto(m, &q)
+					switch v := s.after(&q); v.WDL {
+					case Loss:
+						if win < 0 || v.Dist+1 < win {
+							win = v.Dist + 1
+						}
+					case Win:
+						maxWin = max(maxWin, v.Dist)
+					default:
+						draw = true
+					}
+				}
+				if caps&sq != 0 {
+					for _, m := range s.v.Generate(&p, buf[:0]) {
+						see(m)
+					}
+					switch {
+					case win >= 0:
+						add(&inject, win, e)
+					case !draw:
+						add(&inject, maxWin+1, e)
+					}
+					continue
+				}
+				men := p.Men(movegen.Color(x))
+				empty := p.Empty()
+				for _, d := range [2]movegen.Direction{d0, d1} {
+					for t := shiftDir(men, d) & empty & last; t != 0; t &= t - 1 {
+						dst := t.First()
+						see(movegen.NewMove(movegen.Square(int(dst)-delta(d)), dst, 0, true))
+					}
+				}
+				s.sides[x].hold[o] |= sq // cannot lose before its promotions say
+				switch {
+				case win >= 0:
+					add(&inject, win, e)
+				case !draw:
+					add(&release, maxWin+1, e)
+				}
+			}
+		}
+	}
+	return inject, release
+}
+
+// delta is the bit offset of one step in direction d.
+func delta(d movegen.Direction) int {
+	return [4]int{-5, -4, 4, 5}[d]
+}
+
+// solveBlocks solves the pair of m (and m.Swap()) by blocks and returns
+// its tables.
+func (db *DB) solveBlocks(ctx context.Context, pair []Material, threads int) ([]*Table, error) {
+	s := newBlockSolver(db, pair[0])
+	n := len(s.conf)
+	// The moves out of the pair, in parallel over chunks of blocks; the
+	// entries are merged in chunk order, so runs are alike.
+	type chunk struct {
+		from, to        int
+		inject, release [][]blockEntry
+	}
+	var chunks []*chunk
+	const blocksPerChunk = 1 << 11
+	for from := 0; from < n; from += blocksPerChunk {
+		chunks = append(chunks, &chunk{from: from, to: min(from+blocksPerChunk, n)})
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(threads, 1))
+	for _, c := range chunks {
+		g.Go(func() error {
+			if gctx.Err() != nil {
+				return gctx.Err()
+			}
+			c.inject, c.release = s.setup(c.from, c.to)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	merge := func(into *[][]blockEntry, from [][]blockEntry) {
+		for d, es := range from {
+			for len(*into) <= d {
+				*into = append(*into, nil)
+			}
+			(*into)[d] = append((*into)[d], es...)
+		}
+	}
+	for _, c := range chunks {
+		merge(&s.inject, c.inject)
+		merge(&s.release, c.release)
+	}
+	if err := s.run(ctx); err != nil {
+		return nil, err
+	}
+	return s.tables(pair), nil
+}
+
+// run settles the positions pass by pass.
+func (s *blockSolver) run(ctx context.Context) error {
+	last := max(len(s.inject), len(s.release)) - 1
+	for d := 0; ; d++ {
+		if d > last && len(s.sides[0].freshList) == 0 && len(s.sides[1].freshList) == 0 {
+			return nil
+		}
+		if d > 255 {
+			return fmt.Errorf("egdb: %s %v: a distance of %d plies does not fit the format", s.v.Name, s.m, d)
+		}
+		if d&63 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		for x := range s.sides {
+			sd := &s.sides[x]
+			sd.prev = sd.prev[:0]
+			for _, o := range sd.freshList {
+				sd.prev = append(sd.prev, blockBits{o, sd.fresh[o]})
+				sd.fresh[o] = 0
+			}
+			sd.freshList = sd.freshList[:0]
+		}
+		// Candidates: the predecessors of the previous pass's positions.
+		for x := range s.sides {
+			for _, b := range s.sides[1-x].prev {
+				s.retro(x, int(b.o), b.bits)
+			}
+		}
+		if d == 0 {
+			for x := range s.sides {
+				sd := &s.sides[x]
+				for o := range s.legal {
+					s.candidate(sd, int32(o), s.legal[o])
+				}
+			}
+		}
+		if d < len(s.release) {
+			for _, e := range s.release[d] {
+				sd := &s.sides[e.side]
+				sq := movegen.Bitboard(1) << e.sq
+				sd.hold[e.o] &^= sq
+				s.candidate(sd, e.o, sq)
+			}
+		}
+		if d < len(s.inject) {
+			for _, e := range s.inject[d] {
+				sd := &s.sides[e.side]
+				sq := movegen.Bitboard(1) << e.sq
+				if (sd.won[e.o]|sd.lost[e.o])&sq == 0 {
+					s.settle(int(e.side), e.o, sq, d)
+				}
+			}
+		}
+		for x := range s.sides {
+			sd := &s.sides[x]
+			for _, o := range sd.candList {
+				b := sd.cand[o] & sd.quiet[o] &^ (sd.won[o] | sd.lost[o])
+				sd.cand[o] = 0
+				if d&1 == 0 && b != 0 {
+					b &^= sd.hold[o]
+					if b != 0 {
+						b &= s.allWon(x, int(o))
+					}
+				}
+				if b != 0 {
+					s.settle(x, o, b, d)
+				}
+			}
+			sd.candList = sd.candList[:0]
+		}
+	}
+}
+
+func (s *blockSolver) candidate(sd *blockSide, o int32, b movegen.Bitboard) {
+	if b == 0 {
+		return
+	}
+	if sd.cand[o] == 0 {
+		sd.candList = append(sd.candList, o)
+	}
+	sd.cand[o] |= b
+}
+
+// settle makes positions b of block o (side x to move) won (odd d) or lost
+// (even d) in d plies.
+func (s *blockSolver) settle(x int, o int32, b movegen.Bitboard, d int) {
+	sd := &s.sides[x]
+	if d&1 == 1 {
+		sd.won[o] |= b
+	} else {
+		sd.lost[o] |= b
+	}
+	if sd.fresh[o] == 0 {
+		sd.freshList = append(sd.freshList, o)
+	}
+	sd.fresh[o] |= b
+	base := int(o) * 32
+	for t := b; t != 0; t &= t - 1 {
+		sd.dist[base+int(denseOf[t.First()])] = uint8(d)
+	}
+}
+
+// retro makes candidates, side x to move, of the positions that reach
+// positions b of block o (side 1-x to move) by a quiet move inside the
+// pair.
+func (s *blockSolver) retro(x, o int, b movegen.Bitboard) {
+	sd := &s.sides[x]
+	c := s.conf[o]
+	men := s.menIndex(&c)
+	empty := movegen.Valid &^ ghost(c[0]|c[1]|c[2]|c[3])
+	d0, d1, _ := forward(x)
+	pMine := groupColor(s.pg) == x
+	if pMine {
+		if groupKing(s.pg) {
+			var from movegen.Bitboard
+			for d := movegen.UpLeft; d <= movegen.DownRight; d++ {
+				from |= fill(b, d, empty)
+			}
+			s.candidate(sd, int32(o), from&s.legal[o])
+		} else {
+			// A man came from one step back.
+			from := shiftDir(b, 3-d0) | shiftDir(b, 3-d1)
+			s.candidate(sd, int32(o), from&s.legal[o])
+		}
+	}
+	for _, g := range [2]int{2 * x, 2*x + 1} {
+		for pieces := c[g]; pieces != 0; pieces &= pieces - 1 {
+			at := pieces & -pieces
+			a := ghostSquare[bits.TrailingZeros32(at)]
+			if groupKing(g) {
+				for d := movegen.UpLeft; d <= movegen.DownRight; d++ {
+					// The king came from along the ray; P was not on the
+					// way nor on the square it came from.
+					var path movegen.Bitboard
+					for f := shiftDir(a, d) & empty; f != 0; f = shiftDir(f, d) & empty {
+						path |= f
+						s.candidate(sd, int32(s.moved(c, men, g, at, dense(f))), b&^path)
+					}
+				}
+			} else {
+				for _, d := range [2]movegen.Direction{3 - d0, 3 - d1} {
+					if f := shiftDir(a, d) & empty; f != 0 {
+						s.candidate(sd, int32(s.moved(c, men, g, at, dense(f))), b&^f)
+					}
+				}
+			}
+		}
+	}
+}
+
+// moved returns the block of configuration c with the piece of group g on
+// dense square from moved to to; men is c's menIndex, which a king's move
+// keeps.
+func (s *blockSolver) moved(c [4]uint32, men int64, g int, from, to uint32) int {
+	c[g] ^= from | to
+	if !groupKing(g) {
+		men = s.menIndex(&c)
+	}
+	return int(s.index(&c, men))
+}
+
+// menIndex is the men's part of the number of configuration c (see
+// Indexer.indexDense).
+func (s *blockSolver) menIndex(c *[4]uint32) int64 {
+	return s.ox.menIndex(c[gWM], c[gBM])
+}
+
+// index is the number of configuration c, whose menIndex is men.
+func (s *blockSolver) index(c *[4]uint32, men int64) int64 {
+	return s.ox.kingsIndex(men, c[gWM], c[gWK], c[gBM], c[gBK])
+}
+
+// allWon returns the squares of P in block o from which every quiet move
+// inside the pair of side x leads to a position won for the other side.
+func (s *blockSolver) allWon(x, o int) movegen.Bitboard {
+	them := &s.sides[1-x]
+	c := s.conf[o]
+	men := s.menIndex(&c)
+	empty := movegen.Valid &^ ghost(c[0]|c[1]|c[2]|c[3])
+	d0, d1, last := forward(x)
+	ok := s.legal[o]
+	if groupColor(s.pg) == x {
+		won := them.won[o]
+		if groupKing(s.pg) {
+			// P is bad where a slide reaches a square not won.
+			bad := empty &^ won
+			for d := movegen.UpLeft; d <= movegen.DownRight; d++ {
+				ok &^= fill(bad, 3-d, empty)
+			}
+		} else {
+			bad := empty &^ last &^ won
+			ok &^= shiftDir(bad, 3-d0) | shiftDir(bad, 3-d1)
+		}
+	}
+	for _, g := range [2]int{2 * x, 2*x + 1} {
+		for pieces := c[g]; pieces != 0 && ok != 0; pieces &= pieces - 1 {
+			at := pieces & -pieces
+			a := ghostSquare[bits.TrailingZeros32(at)]
+			if groupKing(g) {
+				for d := movegen.UpLeft; d <= movegen.DownRight; d++ {
+					var path movegen.Bitboard
+					for f := shiftDir(a, d) & empty; f != 0; f = shiftDir(f, d) & empty {
+						path |= f
+						ok &= them.won[s.moved(c, men, g, at, dense(f))] | path
+					}
+				}
+			} else {
+				for _, d := range [2]movegen.Direction{d0, d1} {
+					if f := shiftDir(a, d) & empty &^ last; f != 0 {
+						ok &= them.won[s.moved(c, men, g, at, dense(f))] | f
+					}
+				}
+			}
+		}
+	}
+	return ok
+}
+
+// tables returns the tables of the pair: slice m from the White-to-move
+// positions, m.Swap() from the Black-to-move ones, turned. A new table is
+// all draws; only the won and lost positions are written.
+func (s *blockSolver) tables(pair []Material) []*Table {
+	var ts []*Table
+	for k, m := range pair {
+		t := newTable(s.v, m)
+		x := t.x
+		sd := &s.sides[k]
+		for o, c := range s.conf {
+			b := sd.won[o] | sd.lost[o]
+			if b == 0 {
+				continue
+			}
+			// The table's groups: the board's, turned for Black to move.
+			pg := s.pg
+			if k == 1 {
+				c = [4]uint32{bits.Reverse32(c[gBM]), bits.Reverse32(c[gBK]), bits.Reverse32(c[gWM]), bits.Reverse32(c[gWK])}
+				pg ^= 2
+			}
+			men := x.menIndex(c[gWM], c[gBM]) // kept while P is a king
+			for ; b != 0; b &= b - 1 {
+				sq := b & -b
+				p := dense(sq)
+				if k == 1 {
+					p = bits.Reverse32(p)
+				}
+				g := c
+				g[pg] |= p
+				if !groupKing(pg) {
+					men = x.menIndex(g[gWM], g[gBM])
+				}
+				i := x.kingsIndex(men, g[gWM], g[gWK], g[gBM], g[gBK])
+				code := byte(wdlLoss)
+				if sd.won[o]&sq != 0 {
+					code = wdlWin
+				}
+				t.setCode(i, code)
+				t.dist[i] = sd.dist[o*32+int(denseOf[sq.First()])]
+			}
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
