@@ -146,7 +146,7 @@ func forward(c int) (d0, d1 movegen.Direction, last movegen.Bitboard) {
 // groupColor is the side a group's pieces belong to; groupKing whether
 // they are kings.
 func groupColor(g int) int { return g / 2 }
-func groupKing(g int) bool  { return g&1 == 1 }
+func groupKing(g int) bool { return g&1 == 1 }
 
 func newBlockSolver(db *DB, m Material) *blockSolver {
 	s := &blockSolver{db: db, v: db.Variant, m: m}
