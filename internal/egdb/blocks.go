@@ -82,12 +82,18 @@ type blockSide struct {
 	// dist: the distance of each settled position, by block*32 + P's
 	// dense square.
 	dist []uint8
+	// out: the results of the moves out of the pair (outInject...), same
+	// numbering.
+	out []uint16
 }
 
 type blockSolver struct {
 	db *DB
 	v  *movegen.Variant
 	m  Material // the boards: White has m's pieces to move, Black the others
+	// symmetric: m is its own swap, so Black to move on a board is White
+	// to move on the turned board.
+	symmetric bool
 	pg int      // P's group
 	ox *Indexer // the blocks: the slice without P
 	// conf holds each block's pieces as dense sets by group.
@@ -149,7 +155,7 @@ func groupColor(g int) int { return g / 2 }
 func groupKing(g int) bool { return g&1 == 1 }
 
 func newBlockSolver(db *DB, m Material) *blockSolver {
-	s := &blockSolver{db: db, v: db.Variant, m: m}
+	s := &blockSolver{db: db, v: db.Variant, m: m, symmetric: m == m.Swap()}
 	counts := [4]int{m.UsMen, m.UsKings, m.ThemMen, m.ThemKings}
 	// P is a piece of the smallest group, a king where there is a choice:
 	// its moves are the cheap ones. In a group of two, P is either piece,
@@ -189,6 +195,7 @@ func newBlockSolver(db *DB, m Material) *blockSolver {
 		sd.cand = make([]movegen.Bitboard, n)
 		sd.fresh = make([]movegen.Bitboard, n)
 		sd.dist = make([]uint8, n*32)
+		sd.out = make([]uint16, n*32)
 	}
 	return s
 }
@@ -270,25 +277,30 @@ func (s *blockSolver) captures(g *[4]movegen.Bitboard, legal movegen.Bitboard, x
 	return caps
 }
 
-// setup looks once at the moves out of the pair of every position of
-// blocks from-to (captures, promotions) and marks the quiet ones; it
-// returns the entries for inject and release it makes.
-func (s *blockSolver) setup(from, to int) (inject, release [][]blockEntry) {
+// Results of the moves out of the pair (blockSide.out): what a capture
+// or a promotion makes of a position, outKind<<outShift | distance; 0 is
+// nothing (a capture that draws; a promotion that draws, which only holds).
+const (
+	outInject  = 1 // settled at the distance (a capture's value; a winning promotion)
+	outRelease = 2 // may lose from the distance on (every promotion loses)
+	outShift   = 12
+)
+
+// setup marks the quiet positions of blocks from-to and those that may
+// promote (held), and looks at the moves out of the pair of those with a
+// capture or a promotion, if canonical (see canonical): their results go
+// to out.
+func (s *blockSolver) setup(from, to int) {
 	var buf [movegen.MaxMoves]movegen.Move
 	var q movegen.Position
-	add := func(list *[][]blockEntry, d int, e blockEntry) {
-		for len(*list) <= d {
-			*list = append(*list, nil)
-		}
-		(*list)[d] = append((*list)[d], e)
-	}
 	for o := from; o < to; o++ {
 		g := s.block(o)
 		legal := s.legal[o]
 		empty := movegen.Valid &^ (g[0] | g[1] | g[2] | g[3])
 		for x := range 2 {
+			sd := &s.sides[x]
 			caps := s.captures(&g, legal, x)
-			s.sides[x].quiet[o] = legal &^ caps
+			sd.quiet[o] = legal &^ caps
 			// The squares of P where a man of x's may promote: one of the
 			// block's, unless P is on its square; P itself.
 			d0, d1, last := forward(x)
@@ -302,8 +314,12 @@ func (s *blockSolver) setup(from, to int) (inject, release [][]blockEntry) {
 				}
 			}
 			promo &^= caps
+			sd.hold[o] = promo // none may lose before its promotions say
 			for sqs := caps | promo; sqs != 0; sqs &= sqs - 1 {
 				sq := sqs & -sqs
+				if !s.canonical(x, o, sq) {
+					continue
+				}
 				p := movegen.Position{
 					Pieces: [2]movegen.Bitboard{g[gWM] | g[gWK], g[gBM] | g[gBK]},
 					Kings:  g[gWK] | g[gBK],
@@ -313,7 +329,6 @@ func (s *blockSolver) setup(from, to int) (inject, release [][]blockEntry) {
 				if groupKing(s.pg) {
 					p.Kings |= sq
 				}
-				e := blockEntry{o: int32(o), side: uint8(x), sq: uint8(sq.First())}
 				// The quickest loss for them (win), the slowest win
 				// (maxWin), and whether a move draws.
 				win, maxWin, draw := -1, 0, false
@@ -330,37 +345,79 @@ func (s *blockSolver) setup(from, to int) (inject, release [][]blockEntry) {
 						draw = true
 					}
 				}
+				var out uint16
 				if caps&sq != 0 {
 					for _, m := range s.v.Generate(&p, buf[:0]) {
 						see(m)
 					}
 					switch {
 					case win >= 0:
-						add(&inject, win, e)
+						out = outInject<<outShift | uint16(win)
 					case !draw:
-						add(&inject, maxWin+1, e)
+						out = outInject<<outShift | uint16(maxWin+1)
 					}
-					continue
-				}
-				men := p.Men(movegen.Color(x))
-				empty := p.Empty()
-				for _, d := range [2]movegen.Direction{d0, d1} {
-					for t := shiftDir(men, d) & empty & last; t != 0; t &= t - 1 {
-						dst := t.First()
-						see(movegen.NewMove(movegen.Square(int(dst)-delta(d)), dst, 0, true))
+				} else {
+					men := p.Men(movegen.Color(x))
+					empty := p.Empty()
+					for _, d := range [2]movegen.Direction{d0, d1} {
+						for t := shiftDir(men, d) & empty & last; t != 0; t &= t - 1 {
+							dst := t.First()
+							see(movegen.NewMove(movegen.Square(int(dst)-delta(d)), dst, 0, true))
+						}
+					}
+					switch {
+					case win >= 0:
+						out = outInject<<outShift | uint16(win)
+					case !draw:
+						out = outRelease<<outShift | uint16(maxWin+1)
 					}
 				}
-				s.sides[x].hold[o] |= sq // cannot lose before its promotions say
-				switch {
-				case win >= 0:
-					add(&inject, win, e)
-				case !draw:
-					add(&release, maxWin+1, e)
-				}
+				sd.out[o*32+int(denseOf[sq.First()])] = out
 			}
 		}
 	}
-	return inject, release
+}
+
+// canonical reports whether position (x, o, sq) is the one its results out
+// of the pair are worked out for. A position has two blocks where P's group
+// has two pieces (the canonical one has P on the lower square); in a
+// symmetric pair (m is its own swap) Black to move on a board is White to
+// move on the turned board, so only White to move is canonical.
+func (s *blockSolver) canonical(x, o int, sq movegen.Bitboard) bool {
+	twin := s.conf[o][s.pg] // the rest of P's group
+	return (x == 0 || !s.symmetric) && twin&(dense(sq)-1) == 0
+}
+
+// twin returns the canonical position of (x, o, sq), which has the same
+// results out of the pair.
+func (s *blockSolver) twin(x, o int, sq movegen.Bitboard) (int, int, movegen.Bitboard) {
+	c := s.conf[o]
+	c[s.pg] |= dense(sq)
+	if x == 1 && s.symmetric {
+		c = [4]uint32{bits.Reverse32(c[gBM]), bits.Reverse32(c[gBK]), bits.Reverse32(c[gWM]), bits.Reverse32(c[gWK])}
+		x = 0
+	}
+	p := c[s.pg] & -c[s.pg]
+	c[s.pg] ^= p
+	return x, int(s.ox.indexDense(c[0], c[1], c[2], c[3])), ghostSquare[bits.TrailingZeros32(p)]
+}
+
+// share gives the non-canonical positions of blocks from-to their
+// canonical twins' results.
+func (s *blockSolver) share(from, to int) {
+	for o := from; o < to; o++ {
+		for x := range 2 {
+			sd := &s.sides[x]
+			for sqs := s.legal[o]&^sd.quiet[o] | sd.hold[o]; sqs != 0; sqs &= sqs - 1 {
+				sq := sqs & -sqs
+				if s.canonical(x, o, sq) {
+					continue
+				}
+				tx, to, tsq := s.twin(x, o, sq)
+				sd.out[o*32+int(denseOf[sq.First()])] = s.sides[tx].out[to*32+int(denseOf[tsq.First()])]
+			}
+		}
+	}
 }
 
 // delta is the bit offset of one step in direction d.
@@ -372,48 +429,61 @@ func delta(d movegen.Direction) int {
 // its tables.
 func (db *DB) solveBlocks(ctx context.Context, pair []Material, threads int) ([]*Table, error) {
 	s := newBlockSolver(db, pair[0])
-	n := len(s.conf)
-	// The moves out of the pair, in parallel over chunks of blocks; the
-	// entries are merged in chunk order, so runs are alike.
-	type chunk struct {
-		from, to        int
-		inject, release [][]blockEntry
-	}
-	var chunks []*chunk
-	const blocksPerChunk = 1 << 11
-	for from := 0; from < n; from += blocksPerChunk {
-		chunks = append(chunks, &chunk{from: from, to: min(from+blocksPerChunk, n)})
-	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(max(threads, 1))
-	for _, c := range chunks {
-		g.Go(func() error {
-			if gctx.Err() != nil {
-				return gctx.Err()
-			}
-			c.inject, c.release = s.setup(c.from, c.to)
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+	if err := s.prepare(ctx, threads); err != nil {
 		return nil, err
-	}
-	merge := func(into *[][]blockEntry, from [][]blockEntry) {
-		for d, es := range from {
-			for len(*into) <= d {
-				*into = append(*into, nil)
-			}
-			(*into)[d] = append((*into)[d], es...)
-		}
-	}
-	for _, c := range chunks {
-		merge(&s.inject, c.inject)
-		merge(&s.release, c.release)
 	}
 	if err := s.run(ctx); err != nil {
 		return nil, err
 	}
 	return s.tables(pair), nil
+}
+
+// prepare looks at the moves out of the pair and lists their results.
+func (s *blockSolver) prepare(ctx context.Context, threads int) error {
+	n := len(s.conf)
+	// Over chunks of blocks in parallel: the canonical positions, then the
+	// others.
+	for _, phase := range []func(from, to int){s.setup, s.share} {
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(max(threads, 1))
+		const blocksPerChunk = 1 << 10
+		for from := 0; from < n; from += blocksPerChunk {
+			g.Go(func() error {
+				if gctx.Err() != nil {
+					return gctx.Err()
+				}
+				phase(from, min(from+blocksPerChunk, n))
+				return nil
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return err
+		}
+	}
+	// The results, by distance, in block order.
+	add := func(list *[][]blockEntry, d int, e blockEntry) {
+		for len(*list) <= d {
+			*list = append(*list, nil)
+		}
+		(*list)[d] = append((*list)[d], e)
+	}
+	for o := range n {
+		for x := range 2 {
+			sd := &s.sides[x]
+			for sqs := s.legal[o]&^sd.quiet[o] | sd.hold[o]; sqs != 0; sqs &= sqs - 1 {
+				sq := sqs.First()
+				out := sd.out[o*32+int(denseOf[sq])]
+				e := blockEntry{o: int32(o), side: uint8(x), sq: uint8(sq)}
+				switch d := int(out & (1<<outShift - 1)); out >> outShift {
+				case outInject:
+					add(&s.inject, d, e)
+				case outRelease:
+					add(&s.release, d, e)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // run settles the positions pass by pass.
