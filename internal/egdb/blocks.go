@@ -94,8 +94,8 @@ type blockSolver struct {
 	// symmetric: m is its own swap, so Black to move on a board is White
 	// to move on the turned board.
 	symmetric bool
-	pg int      // P's group
-	ox *Indexer // the blocks: the slice without P
+	pg        int      // P's group
+	ox        *Indexer // the blocks: the slice without P
 	// conf holds each block's pieces as dense sets by group.
 	conf  [][4]uint32
 	legal []movegen.Bitboard // P's squares in each block
