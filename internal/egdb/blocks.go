@@ -346,7 +346,10 @@ func (s *blockSolver) setup(from, to int) {
 					}
 				}
 				var out uint16
-				if caps&sq != 0 {
+				if caps&sq != 0 && p.Pieces[1-x].Count() == 1 {
+					// Every capture takes their last piece: a win in 1.
+					out = outInject<<outShift | 1
+				} else if caps&sq != 0 {
 					for _, m := range s.v.Generate(&p, buf[:0]) {
 						see(m)
 					}
