@@ -550,7 +550,7 @@ func (s *blockSolver) run(ctx context.Context) error {
 				if d&1 == 0 && b != 0 {
 					b &^= sd.hold[o]
 					if b != 0 {
-						b &= s.allWon(x, int(o))
+						b = s.allWon(x, int(o), b)
 					}
 				}
 				if b != 0 {
@@ -625,12 +625,16 @@ func (s *blockSolver) retro(x, o int, b movegen.Bitboard) {
 					var path movegen.Bitboard
 					for f := shiftDir(a, d) & empty; f != 0; f = shiftDir(f, d) & empty {
 						path |= f
-						s.candidate(sd, int32(s.moved(c, men, g, at, dense(f))), b&^path)
+						rest := b &^ path
+						if rest == 0 {
+							break // P is on the way from here on
+						}
+						s.candidate(sd, int32(s.moved(c, men, g, at, dense(f))), rest)
 					}
 				}
 			} else {
 				for _, d := range [2]movegen.Direction{3 - d0, 3 - d1} {
-					if f := shiftDir(a, d) & empty; f != 0 {
+					if f := shiftDir(a, d) & empty; f != 0 && b&^f != 0 {
 						s.candidate(sd, int32(s.moved(c, men, g, at, dense(f))), b&^f)
 					}
 				}
@@ -661,15 +665,15 @@ func (s *blockSolver) index(c *[4]uint32, men int64) int64 {
 	return s.ox.kingsIndex(men, c[gWM], c[gWK], c[gBM], c[gBK])
 }
 
-// allWon returns the squares of P in block o from which every quiet move
-// inside the pair of side x leads to a position won for the other side.
-func (s *blockSolver) allWon(x, o int) movegen.Bitboard {
+// allWon returns the squares of P among those of ok in block o from which
+// every quiet move inside the pair of side x leads to a position won for
+// the other side.
+func (s *blockSolver) allWon(x, o int, ok movegen.Bitboard) movegen.Bitboard {
 	them := &s.sides[1-x]
 	c := s.conf[o]
 	men := s.menIndex(&c)
 	empty := movegen.Valid &^ ghost(c[0]|c[1]|c[2]|c[3])
 	d0, d1, last := forward(x)
-	ok := s.legal[o]
 	if groupColor(s.pg) == x {
 		won := them.won[o]
 		if groupKing(s.pg) {
@@ -692,12 +696,15 @@ func (s *blockSolver) allWon(x, o int) movegen.Bitboard {
 					var path movegen.Bitboard
 					for f := shiftDir(a, d) & empty; f != 0; f = shiftDir(f, d) & empty {
 						path |= f
+						if ok&^path == 0 {
+							break // P is on the way from here on
+						}
 						ok &= them.won[s.moved(c, men, g, at, dense(f))] | path
 					}
 				}
 			} else {
 				for _, d := range [2]movegen.Direction{d0, d1} {
-					if f := shiftDir(a, d) & empty &^ last; f != 0 {
+					if f := shiftDir(a, d) & empty &^ last; f != 0 && ok&^f != 0 {
 						ok &= them.won[s.moved(c, men, g, at, dense(f))] | f
 					}
 				}

@@ -2,6 +2,7 @@ package egdb
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"slices"
 	"sync"
@@ -59,11 +60,17 @@ func TestKnownValues(t *testing.T) {
 	}
 }
 
+// BenchmarkBuild4: the built-in tables (brazilian, up to 4 pieces) on one
+// thread and on two.
 func BenchmarkBuild4(b *testing.B) {
-	for b.Loop() {
-		if _, err := Build(context.Background(), movegen.Brazilian, 4, Options{Threads: 1}); err != nil {
-			b.Fatal(err)
-		}
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Build(context.Background(), movegen.Brazilian, 4, Options{Threads: threads}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
