@@ -200,21 +200,31 @@ func newBlockSolver(db *DB, m Material) *blockSolver {
 	return s
 }
 
-// after returns the value of q, reached by a move out of the pair, from
-// the finished tables.
-func (s *blockSolver) after(q *movegen.Position) Value {
-	wm, wk, bm, bk := denseGroups(q)
-	if q.Side == movegen.Black {
-		// Its turned twin, whose white pieces are q's black ones.
-		wm, wk, bm, bk = bits.Reverse32(bm), bits.Reverse32(bk), bits.Reverse32(wm), bits.Reverse32(wk)
+// after returns the value, from the finished tables, of the position after
+// the move m out of the pair (a capture or a promotion) of side x in p.
+func (s *blockSolver) after(p *movegen.Position, x int, m movegen.Move) Value {
+	// The move played on the bitboards (PlayInto without the hash).
+	mover, other, kings := p.Pieces[x], p.Pieces[1-x], p.Kings
+	from, to := m.From().Bit(), m.To().Bit()
+	if kings&from != 0 || m.Promotes() {
+		kings = kings&^from | to
+	}
+	mover = mover&^from | to
+	other &^= m.Captured()
+	kings &^= m.Captured()
+	// Seen from the other side, to move: as White, the board turned if
+	// that is Black.
+	wm, wk, bm, bk := dense(other&^kings), dense(other&kings), dense(mover&^kings), dense(mover&kings)
+	if x == int(movegen.White) {
+		wm, wk, bm, bk = bits.Reverse32(wm), bits.Reverse32(wk), bits.Reverse32(bm), bits.Reverse32(bk)
 	}
 	if wm|wk == 0 {
 		return Value{WDL: Loss, Dist: 0}
 	}
-	m := Material{bits.OnesCount32(wk), bits.OnesCount32(wm), bits.OnesCount32(bk), bits.OnesCount32(bm)}
-	t := s.db.Table(m)
+	mat := Material{bits.OnesCount32(wk), bits.OnesCount32(wm), bits.OnesCount32(bk), bits.OnesCount32(bm)}
+	t := s.db.Table(mat)
 	if t == nil {
-		panic(fmt.Sprintf("egdb: %v missing while solving", m))
+		panic(fmt.Sprintf("egdb: %v missing while solving", mat))
 	}
 	return t.At(t.x.indexDense(wm, wk, bm, bk))
 }
@@ -292,7 +302,6 @@ const (
 // to out.
 func (s *blockSolver) setup(from, to int) {
 	var buf [movegen.MaxMoves]movegen.Move
-	var q movegen.Position
 	for o := from; o < to; o++ {
 		g := s.block(o)
 		legal := s.legal[o]
@@ -333,8 +342,7 @@ func (s *blockSolver) setup(from, to int) {
 				// (maxWin), and whether a move draws.
 				win, maxWin, draw := -1, 0, false
 				see := func(m movegen.Move) {
-					p.PlayInto(m, &q)
-					switch v := s.after(&q); v.WDL {
+					switch v := s.after(&p, x, m); v.WDL {
 					case Loss:
 						if win < 0 || v.Dist+1 < win {
 							win = v.Dist + 1
