@@ -97,9 +97,12 @@ type blockSolver struct {
 	pg        int      // P's group
 	ox        *Indexer // the blocks: the slice without P
 	// conf holds each block's pieces as dense sets by group.
-	conf  [][4]uint32
-	legal []movegen.Bitboard // P's squares in each block
-	sides [2]blockSide
+	conf [][4]uint32
+	// byAddress numbers the blocks by directAddress (32^k entries for k
+	// pieces besides P: 128 KB for a 4-piece slice).
+	byAddress []int32
+	legal     []movegen.Bitboard // P's squares in each block
+	sides     [2]blockSide
 	// inject holds the positions whose value a move out of the pair gives
 	// (by distance): captures, and promotions that win. release holds the
 	// positions whose promotions all lose (by the pass they may lose in).
@@ -170,12 +173,14 @@ func newBlockSolver(db *DB, m Material) *blockSolver {
 	s.ox = NewIndexer(Material{UsKings: counts[gWK], UsMen: counts[gWM], ThemKings: counts[gBK], ThemMen: counts[gBM]})
 	n := s.ox.Size()
 	s.conf = make([][4]uint32, n)
+	s.byAddress = make([]int32, 1<<(5*(m.Pieces()-1)))
 	s.legal = make([]movegen.Bitboard, n)
 	var w walker
 	w.seek(s.ox, 0)
 	for o := range n {
 		c := [4]uint32{dense(w.wm.set), dense(w.wk.set), dense(w.bm.set), dense(w.bk.set)}
 		s.conf[o] = c
+		s.byAddress[directAddress(&c)] = int32(o)
 		l := movegen.Valid &^ ghost(c[0]|c[1]|c[2]|c[3])
 		switch s.pg {
 		case gWM:
@@ -410,7 +415,7 @@ func (s *blockSolver) twin(x, o int, sq movegen.Bitboard) (int, int, movegen.Bit
 	}
 	p := c[s.pg] & -c[s.pg]
 	c[s.pg] ^= p
-	return x, int(s.ox.indexDense(c[0], c[1], c[2], c[3])), ghostSquare[bits.TrailingZeros32(p)]
+	return x, int(s.byAddress[directAddress(&c)]), ghostSquare[bits.TrailingZeros32(p)]
 }
 
 // share gives the non-canonical positions of blocks from-to their
@@ -605,7 +610,6 @@ func (s *blockSolver) settle(x int, o int32, b movegen.Bitboard, d int) {
 func (s *blockSolver) retro(x, o int, b movegen.Bitboard) {
 	sd := &s.sides[x]
 	c := s.conf[o]
-	men := s.menIndex(&c)
 	empty := movegen.Valid &^ ghost(c[0]|c[1]|c[2]|c[3])
 	d0, d1, _ := forward(x)
 	pMine := groupColor(s.pg) == x
@@ -637,13 +641,13 @@ func (s *blockSolver) retro(x, o int, b movegen.Bitboard) {
 						if rest == 0 {
 							break // P is on the way from here on
 						}
-						s.candidate(sd, int32(s.moved(c, men, g, at, dense(f))), rest)
+						s.candidate(sd, int32(s.moved(c, g, at, dense(f))), rest)
 					}
 				}
 			} else {
 				for _, d := range [2]movegen.Direction{3 - d0, 3 - d1} {
 					if f := shiftDir(a, d) & empty; f != 0 && b&^f != 0 {
-						s.candidate(sd, int32(s.moved(c, men, g, at, dense(f))), b&^f)
+						s.candidate(sd, int32(s.moved(c, g, at, dense(f))), b&^f)
 					}
 				}
 			}
@@ -652,25 +656,23 @@ func (s *blockSolver) retro(x, o int, b movegen.Bitboard) {
 }
 
 // moved returns the block of configuration c with the piece of group g on
-// dense square from moved to to; men is c's menIndex, which a king's move
-// keeps.
-func (s *blockSolver) moved(c [4]uint32, men int64, g int, from, to uint32) int {
+// dense square from moved to to.
+func (s *blockSolver) moved(c [4]uint32, g int, from, to uint32) int {
 	c[g] ^= from | to
-	if !groupKing(g) {
-		men = s.menIndex(&c)
+	return int(s.byAddress[directAddress(&c)])
+}
+
+// directAddress packs the squares of a configuration's groups, in group
+// order, each group from its lowest square, 5 bits a square: a block's
+// number is then one load from blockSolver.byAddress, not a ranking.
+func directAddress(c *[4]uint32) int {
+	a := 0
+	for _, g := range c {
+		for ; g != 0; g &= g - 1 {
+			a = a<<5 | bits.TrailingZeros32(g)
+		}
 	}
-	return int(s.index(&c, men))
-}
-
-// menIndex is the men's part of the number of configuration c (see
-// Indexer.indexDense).
-func (s *blockSolver) menIndex(c *[4]uint32) int64 {
-	return s.ox.menIndex(c[gWM], c[gBM])
-}
-
-// index is the number of configuration c, whose menIndex is men.
-func (s *blockSolver) index(c *[4]uint32, men int64) int64 {
-	return s.ox.kingsIndex(men, c[gWM], c[gWK], c[gBM], c[gBK])
+	return a
 }
 
 // allWon returns the squares of P among those of ok in block o from which
@@ -679,7 +681,6 @@ func (s *blockSolver) index(c *[4]uint32, men int64) int64 {
 func (s *blockSolver) allWon(x, o int, ok movegen.Bitboard) movegen.Bitboard {
 	them := &s.sides[1-x]
 	c := s.conf[o]
-	men := s.menIndex(&c)
 	empty := movegen.Valid &^ ghost(c[0]|c[1]|c[2]|c[3])
 	d0, d1, last := forward(x)
 	if groupColor(s.pg) == x {
@@ -707,13 +708,13 @@ func (s *blockSolver) allWon(x, o int, ok movegen.Bitboard) movegen.Bitboard {
 						if ok&^path == 0 {
 							break // P is on the way from here on
 						}
-						ok &= them.won[s.moved(c, men, g, at, dense(f))] | path
+						ok &= them.won[s.moved(c, g, at, dense(f))] | path
 					}
 				}
 			} else {
 				for _, d := range [2]movegen.Direction{d0, d1} {
 					if f := shiftDir(a, d) & empty &^ last; f != 0 && ok&^f != 0 {
-						ok &= them.won[s.moved(c, men, g, at, dense(f))] | f
+						ok &= them.won[s.moved(c, g, at, dense(f))] | f
 					}
 				}
 			}
