@@ -231,6 +231,9 @@ func (s *blockSolver) after(p *movegen.Position, x int, m movegen.Move) Value {
 	if t == nil {
 		panic(fmt.Sprintf("egdb: %v missing while solving", mat))
 	}
+	if t.direct != nil {
+		return t.directAt(&[4]uint32{wm, wk, bm, bk})
+	}
 	return t.At(t.x.indexDense(wm, wk, bm, bk))
 }
 

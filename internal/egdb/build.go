@@ -135,6 +135,11 @@ func Build(ctx context.Context, v *movegen.Variant, pieces int, opt Options) (*D
 			if err != nil {
 				return err
 			}
+			for _, t := range ts {
+				if t.M.Pieces() <= directPieces && pieces > directPieces && pieces <= blockPieces {
+					t.fillDirect() // for the block solver's lookups
+				}
+			}
 			mu.Lock()
 			for _, t := range ts {
 				db.put(t)
@@ -153,6 +158,9 @@ func Build(ctx context.Context, v *movegen.Variant, pieces int, opt Options) (*D
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
+	}
+	for _, t := range db.tables {
+		t.direct = nil // the search probes by index
 	}
 	return db, nil
 }

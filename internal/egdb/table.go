@@ -51,6 +51,42 @@ type Table struct {
 	wdl []byte
 	// dist holds one byte per position (nil when the slice keeps none).
 	dist []uint8
+	// direct, for the smallest slices while larger ones are solved, holds
+	// each position's value (code | dist<<2) by directAddress: the
+	// captures of a 4-piece slice look up 3-piece slices millions of
+	// times, and a load is cheaper than a ranking.
+	direct []uint16
+}
+
+// directPieces bounds the slices given direct: 32^3 values, 64 KB each.
+const directPieces = 3
+
+// fillDirect fills t.direct.
+func (t *Table) fillDirect() {
+	t.direct = make([]uint16, 1<<(5*t.M.Pieces()))
+	var w walker
+	w.seek(t.x, 0)
+	for i := range t.Size() {
+		v := uint16(t.code(i))
+		if t.dist != nil {
+			v |= uint16(t.dist[i]) << 2
+		}
+		t.direct[directAddress(&[4]uint32{dense(w.wm.set), dense(w.wk.set), dense(w.bm.set), dense(w.bk.set)})] = v
+		w.next()
+	}
+}
+
+// directAt is At of the position with these groups (White to move), from
+// direct.
+func (t *Table) directAt(c *[4]uint32) Value {
+	v := t.direct[directAddress(c)]
+	switch v & 3 {
+	case wdlWin:
+		return Value{WDL: Win, Dist: int(v >> 2)}
+	case wdlLoss:
+		return Value{WDL: Loss, Dist: int(v >> 2)}
+	}
+	return Value{WDL: Draw, Dist: -1}
 }
 
 // Two-bit codes in Table.wdl; 3 never occurs in a valid table.
