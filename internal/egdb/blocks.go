@@ -219,22 +219,42 @@ func (s *blockSolver) after(p *movegen.Position, x int, m movegen.Move) Value {
 	kings &^= m.Captured()
 	// Seen from the other side, to move: as White, the board turned if
 	// that is Black.
-	wm, wk, bm, bk := dense(other&^kings), dense(other&kings), dense(mover&^kings), dense(mover&kings)
-	if x == int(movegen.White) {
-		wm, wk, bm, bk = bits.Reverse32(wm), bits.Reverse32(wk), bits.Reverse32(bm), bits.Reverse32(bk)
-	}
-	if wm|wk == 0 {
+	c := [4]uint32{dense(other &^ kings), dense(other & kings), dense(mover &^ kings), dense(mover & kings)}
+	if c[gWM]|c[gWK] == 0 {
 		return Value{WDL: Loss, Dist: 0}
 	}
-	mat := Material{bits.OnesCount32(wk), bits.OnesCount32(wm), bits.OnesCount32(bk), bits.OnesCount32(bm)}
+	turned := x == int(movegen.White)
+	mat := Material{bits.OnesCount32(c[gWK]), bits.OnesCount32(c[gWM]), bits.OnesCount32(c[gBK]), bits.OnesCount32(c[gBM])}
 	t := s.db.Table(mat)
 	if t == nil {
 		panic(fmt.Sprintf("egdb: %v missing while solving", mat))
 	}
 	if t.direct != nil {
-		return t.directAt(&[4]uint32{wm, wk, bm, bk})
+		a := directAddress(&c)
+		if turned {
+			a = turnedAddress(&c)
+		}
+		return t.valueOf(t.direct[a])
 	}
-	return t.At(t.x.indexDense(wm, wk, bm, bk))
+	if turned {
+		for i := range c {
+			c[i] = bits.Reverse32(c[i])
+		}
+	}
+	return t.At(t.x.indexDense(c[0], c[1], c[2], c[3]))
+}
+
+// turnedAddress is directAddress of c turned (each set bit-reversed, as
+// by Reverse32, which costs more): a square s turns into 31-s, the
+// number of leading zeros of its bit, and the highest square comes first.
+func turnedAddress(c *[4]uint32) int {
+	a := 0
+	for _, g := range c {
+		for ; g != 0; g &^= 1 << 31 >> bits.LeadingZeros32(g) {
+			a = a<<5 | bits.LeadingZeros32(g)
+		}
+	}
+	return a
 }
 
 // block returns block o's pieces as ghost bitboards by group.

@@ -3,6 +3,8 @@ package egdb
 import (
 	"bytes"
 	"context"
+	"math/bits"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/riodraughts/rio/internal/movegen"
@@ -70,6 +72,23 @@ func TestBlockCaptures(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestTurnedAddress: turnedAddress is directAddress of the reversed sets.
+func TestTurnedAddress(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 100000 {
+		var c, rev [4]uint32
+		for i := range c {
+			for range r.IntN(3) {
+				c[i] |= 1 << r.IntN(32)
+			}
+			rev[i] = bits.Reverse32(c[i])
+		}
+		if got, want := turnedAddress(&c), directAddress(&rev); got != want {
+			t.Fatalf("%x: %x, want %x", c, got, want)
 		}
 	}
 }

@@ -76,10 +76,8 @@ func (t *Table) fillDirect() {
 	}
 }
 
-// directAt is At of the position with these groups (White to move), from
-// direct.
-func (t *Table) directAt(c *[4]uint32) Value {
-	v := t.direct[directAddress(c)]
+// valueOf decodes a value of direct.
+func (t *Table) valueOf(v uint16) Value {
 	switch v & 3 {
 	case wdlWin:
 		return Value{WDL: Win, Dist: int(v >> 2)}
