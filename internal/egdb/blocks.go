@@ -757,6 +757,9 @@ func (s *blockSolver) tables(pair []Material) []*Table {
 		sd := &s.sides[k]
 		for o, c := range s.conf {
 			b := sd.won[o] | sd.lost[o]
+			if twin := c[s.pg]; twin != 0 {
+				b &= ghost(twin&-twin) - 1 // the position's other block writes the rest
+			}
 			if b == 0 {
 				continue
 			}
