@@ -136,7 +136,7 @@ func Build(ctx context.Context, v *movegen.Variant, pieces int, opt Options) (*D
 				return err
 			}
 			for _, t := range ts {
-				if t.M.Pieces() <= directPieces && pieces > directPieces && pieces <= blockPieces {
+				if t.M.Pieces() <= directPieces && min(pieces, blockPieces) > directPieces {
 					t.fillDirect() // for the block solver's lookups
 				}
 			}
@@ -274,7 +274,7 @@ const initChunk = 1 << 16
 var blockPieces = DistPieces
 
 func (db *DB) solve(ctx context.Context, pair []Material, threads int) ([]*Table, error) {
-	if pair[0].Pieces() <= blockPieces {
+	if pair[0].Pieces() <= min(blockPieces, DistPieces) {
 		return db.solveBlocks(ctx, pair, threads)
 	}
 	s := &solver{db: db, v: db.Variant, exact: pair[0].Pieces() <= DistPieces}
@@ -372,7 +372,7 @@ func (db *DB) solve(ctx context.Context, pair []Material, threads int) ([]*Table
 			case isWin(c):
 				v = Value{WDL: Win, Dist: dist(c)}
 			}
-			if s.exact && v.Dist > 255 {
+			if s.exact && v.Dist > maxDist {
 				return nil, fmt.Errorf("egdb: %s %v: a distance of %d plies does not fit the format", s.v.Name, sd.material, v.Dist)
 			}
 			sd.t.set(int64(i), v)

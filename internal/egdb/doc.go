@@ -21,26 +21,40 @@
 // A slice is solved together with its colour-swapped partner (a quiet move
 // leads from one into the other); captures lead into slices with fewer
 // pieces and promotions into slices with one man fewer, so a pair is
-// solved as soon as those are, pairs in parallel (build.go). Within a
-// pair, one forward pass looks at every position's moves, walking the
-// slice in index order by stepping each piece group to its next subset
-// (walk.go, Gosper's hack) instead of decoding every index: captures and
-// promotions are looked up in the finished slices, quiet moves only
-// counted. Then results spread backwards by distance, as in Dijkstra's
-// algorithm with a bucket queue: a position lost in d plies makes each
-// predecessor (found by un-moving a quiet move, and checked legal: no
-// capture was available) a win in d+1; a position won in d takes one from
-// each predecessor's count of open moves, and a predecessor whose moves
-// are all wins for the opponent is lost in one more than the longest.
-// What stays open is a draw. The result is exact distance to the end of
-// the game (plies, best play: the winner fastest, the loser slowest).
+// solved as soon as those are, pairs in parallel (build.go). Results
+// spread backwards by distance: a position lost in d plies makes each
+// predecessor (a position with a quiet move into it and no capture) a win
+// in d+1; a predecessor whose moves all lead to wins for the opponent is
+// lost in one more than the longest. What stays open is a draw. Captures
+// and promotions leave the pair; their values are looked up in the
+// finished slices once. The result is exact distance to the end of the
+// game (plies, best play: the winner fastest, the loser slowest). Two
+// solvers do this, with the same tables to the byte:
 //
-// The backward pass is bound by memory latency: predecessors are numbered
-// in dense 32-bit squares in the partner's (turned) frame, each position's
-// solving state is one 6-byte word, the predecessors' states are loaded
-// in a loop of independent loads before they are used, and slices of up
-// to 5 pieces keep each position's squares packed in 4 bytes so that a
-// settled position is read, not decoded.
+//   - The block solver (blocks.go), for the slices of up to DistPieces
+//     pieces (the built-in tables), works as bitbase generators do: one
+//     piece is set apart, and the squares it may stand on, with the other
+//     pieces fixed, form a 64-bit set. Its moves are shifts and sliding
+//     fills of the whole set, the other pieces' moves map a set onto
+//     another block's, and whether a capture exists is found for all its
+//     squares at once. Pass d settles the wins (odd d) or losses (even d)
+//     at distance d; only the positions with a capture or a promotion are
+//     looked at one by one.
+//   - The position solver (build.go), for larger slices, works one
+//     position at a time, as in Dijkstra's algorithm with a bucket queue
+//     (the block solver's passes rely on exact distances, a win's being
+//     odd and a loss's even, which larger slices do not keep):
+//     one forward pass walks the slice in index order by stepping each
+//     piece group to its next subset (walk.go, Gosper's hack) instead of
+//     decoding every index, looking up captures and promotions and only
+//     counting quiet moves; the backward pass un-moves quiet moves and
+//     keeps a count of open moves per position. It is bound by memory
+//     latency: predecessors are numbered in dense 32-bit squares in the
+//     partner's (turned) frame, each position's solving state is one
+//     6-byte word, the predecessors' states are loaded in a loop of
+//     independent loads before they are used, and slices of up to 5
+//     pieces keep each position's squares packed in 4 bytes so that a
+//     settled position is read, not decoded.
 //
 // Values are those of the rules of play only: the move-count draw rules
 // (game.DrawRules) are not part of them. The search applies those itself

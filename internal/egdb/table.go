@@ -36,6 +36,11 @@ type Value struct {
 // exact; larger slices keep only win, draw or loss (two bits).
 const DistPieces = 4
 
+// maxDist is the longest distance the format keeps (a byte). The longest
+// in the 4-piece tables is 86 plies. (A variable so that a test can lower
+// it.)
+var maxDist = 255
+
 // MaxPieces bounds the slices Rio builds and reads: 6 pieces take about
 // a quarter of an hour and 11-12 GB on two cores (README, "Numbers"); 7
 // would take a machine of another size.
