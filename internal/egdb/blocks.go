@@ -109,6 +109,10 @@ type blockSolver struct {
 	// byAddress numbers the blocks by directAddress (32^k entries for k
 	// pieces besides P: 128 KB for a 4-piece slice).
 	byAddress []int32
+	// fieldShift[g] and fieldMask[g] place group g's squares in an
+	// address.
+	fieldShift [4]int
+	fieldMask  [4]int
 	legal     []movegen.Bitboard // P's squares in each block
 	sides     [2]blockSide
 	// inject holds the positions whose value a move out of the pair gives
@@ -182,6 +186,11 @@ func newBlockSolver(db *DB, m Material) *blockSolver {
 	n := s.ox.Size()
 	s.conf = make([][4]uint32, n)
 	s.byAddress = make([]int32, 1<<(5*(m.Pieces()-1)))
+	shift := 0
+	for g := 3; g >= 0; g-- {
+		s.fieldShift[g], s.fieldMask[g] = shift, (1<<(5*counts[g])-1)<<shift
+		shift += 5 * counts[g]
+	}
 	s.legal = make([]movegen.Bitboard, n)
 	var w walker
 	w.seek(s.ox, 0)
@@ -642,6 +651,7 @@ func (s *blockSolver) settle(x int, o int32, b movegen.Bitboard, d int) {
 func (s *blockSolver) retro(x, o int, b movegen.Bitboard) {
 	sd := &s.sides[x]
 	c := s.conf[o]
+	addr := directAddress(&c)
 	empty := movegen.Valid &^ ghost(c[0]|c[1]|c[2]|c[3])
 	d0, d1, _ := forward(x)
 	pMine := groupColor(s.pg) == x
@@ -673,13 +683,13 @@ func (s *blockSolver) retro(x, o int, b movegen.Bitboard) {
 						if rest == 0 {
 							break // P is on the way from here on
 						}
-						s.candidate(sd, int32(s.moved(c, g, at, dense(f))), rest)
+						s.candidate(sd, int32(s.moved(&c, addr, g, at, dense(f))), rest)
 					}
 				}
 			} else {
 				for _, d := range [2]movegen.Direction{3 - d0, 3 - d1} {
 					if f := shiftDir(a, d) & empty; f != 0 && b&^f != 0 {
-						s.candidate(sd, int32(s.moved(c, g, at, dense(f))), b&^f)
+						s.candidate(sd, int32(s.moved(&c, addr, g, at, dense(f))), b&^f)
 					}
 				}
 			}
@@ -687,11 +697,16 @@ func (s *blockSolver) retro(x, o int, b movegen.Bitboard) {
 	}
 }
 
-// moved returns the block of configuration c with the piece of group g on
-// dense square from moved to to.
-func (s *blockSolver) moved(c [4]uint32, g int, from, to uint32) int {
-	c[g] ^= from | to
-	return int(s.byAddress[directAddress(&c)])
+// moved returns the block of configuration c, whose directAddress is a,
+// with the piece of group g on dense square from moved to to. Only the
+// group's field of the address changes.
+func (s *blockSolver) moved(c *[4]uint32, a int, g int, from, to uint32) int {
+	set := c[g] ^ from ^ to
+	field := bits.TrailingZeros32(set)
+	for rest := set & (set - 1); rest != 0; rest &= rest - 1 { // a group of several
+		field = field<<5 | bits.TrailingZeros32(rest)
+	}
+	return int(s.byAddress[a&^s.fieldMask[g]|field<<s.fieldShift[g]])
 }
 
 // directAddress packs the squares of a configuration's groups, in group
@@ -713,6 +728,7 @@ func directAddress(c *[4]uint32) int {
 func (s *blockSolver) allWon(x, o int, ok movegen.Bitboard) movegen.Bitboard {
 	them := &s.sides[1-x]
 	c := s.conf[o]
+	addr := directAddress(&c)
 	empty := movegen.Valid &^ ghost(c[0]|c[1]|c[2]|c[3])
 	d0, d1, last := forward(x)
 	if groupColor(s.pg) == x {
@@ -740,13 +756,13 @@ func (s *blockSolver) allWon(x, o int, ok movegen.Bitboard) movegen.Bitboard {
 						if ok&^path == 0 {
 							break // P is on the way from here on
 						}
-						ok &= them.won[s.moved(c, g, at, dense(f))] | path
+						ok &= them.won[s.moved(&c, addr, g, at, dense(f))] | path
 					}
 				}
 			} else {
 				for _, d := range [2]movegen.Direction{d0, d1} {
 					if f := shiftDir(a, d) & empty &^ last; f != 0 && ok&^f != 0 {
-						ok &= them.won[s.moved(c, g, at, dense(f))] | f
+						ok &= them.won[s.moved(&c, addr, g, at, dense(f))] | f
 					}
 				}
 			}
