@@ -113,8 +113,8 @@ type blockSolver struct {
 	// address.
 	fieldShift [4]int
 	fieldMask  [4]int
-	legal     []movegen.Bitboard // P's squares in each block
-	sides     [2]blockSide
+	legal      []movegen.Bitboard // P's squares in each block
+	sides      [2]blockSide
 	// inject holds the positions whose value a move out of the pair gives
 	// (by distance): captures, and promotions that win. release holds the
 	// positions whose promotions all lose (by the pass they may lose in).
