@@ -95,6 +95,7 @@ type blockSide struct {
 	out []uint16
 }
 
+// blockSolver solves one pair by blocks (see the top of this file).
 type blockSolver struct {
 	db *DB
 	v  *movegen.Variant
@@ -173,8 +174,9 @@ func newBlockSolver(db *DB, m Material) *blockSolver {
 	s := &blockSolver{db: db, v: db.Variant, m: m, symmetric: m == m.Swap()}
 	counts := [4]int{m.UsMen, m.UsKings, m.ThemMen, m.ThemKings}
 	// P is a piece of the smallest group, a king where there is a choice:
-	// its moves are the cheap ones. In a group of two, P is either piece,
-	// so every position has two blocks, solved alike.
+	// its moves are the cheap ones. In a group of two (the smallest group
+	// of a 4-piece slice has at most two), P is either piece, so every
+	// position has two blocks, solved alike.
 	s.pg = -1
 	for _, g := range [4]int{gWK, gBK, gWM, gBM} {
 		if counts[g] > 0 && (s.pg < 0 || counts[g] < counts[s.pg]) {
