@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 
@@ -23,7 +24,9 @@ func runEgdb(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(lookup("egdb"), env, &co)
 	pieces := fs.Int("pieces", egdb.DefaultPieces, fmt.Sprintf("tables of up to this many pieces (2-%d)", egdb.MaxPieces))
 	dir := fs.String("dir", "", "directory of the table files (required)")
-	threads := fs.Int("threads", maxThreads(), "slices solved or checked at once")
+	// One pair of slices per core: more would not be faster, and each
+	// pair in flight holds its solving state (gigabytes for 6 pieces).
+	threads := fs.Int("threads", runtime.NumCPU(), "slices solved or checked at once")
 	v, err := parse(fs, args[1:], &co)
 	if err != nil {
 		return err
