@@ -10,7 +10,6 @@ import (
 
 	"github.com/riodraughts/rio/internal/movegen"
 	"golang.org/x/sync/errgroup"
-	"golang.org/x/sync/semaphore"
 )
 
 // Options control a build.
@@ -77,11 +76,15 @@ func Build(ctx context.Context, v *movegen.Variant, pieces int, opt Options) (*D
 	// Pairs are solved as soon as the slices their captures and
 	// promotions lead to are: a pair waits for every slice with fewer
 	// pieces and for the pair its promotions lead to, not for a whole
-	// level, so the threads stay busy while a level's largest pair ends.
+	// level. Of the pairs ready, the largest is taken first (longest
+	// processing time first), so that no thread idles at the end while
+	// one finishes a large pair.
 	type job struct {
-		pair []Material
-		deps []*job
-		done chan struct{}
+		pair       []Material
+		size       int64
+		deps       []*job
+		waiting    int    // deps not done yet
+		dependents []*job // jobs waiting for this one
 	}
 	var jobs []*job
 	byMaterial := map[Material]*job{}
@@ -90,11 +93,12 @@ func Build(ctx context.Context, v *movegen.Variant, pieces int, opt Options) (*D
 		if byMaterial[m] != nil {
 			continue
 		}
-		j := &job{pair: []Material{m}, done: make(chan struct{})}
+		j := &job{pair: []Material{m}}
 		if m != m.Swap() {
 			j.pair = append(j.pair, m.Swap())
 		}
 		for _, s := range j.pair {
+			j.size += NewIndexer(s).Size()
 			byMaterial[s] = j
 			if s.UsMen > 0 {
 				// A promotion leaves a king for a man, seen here from
@@ -112,48 +116,82 @@ func Build(ctx context.Context, v *movegen.Variant, pieces int, opt Options) (*D
 		for n := 2; n < m.Pieces(); n++ {
 			j.deps = append(j.deps, fewer[n]...)
 		}
+		for _, d := range j.deps {
+			d.dependents = append(d.dependents, j)
+		}
+		j.waiting = len(j.deps)
 		fewer[m.Pieces()] = append(fewer[m.Pieces()], j)
 		jobs = append(jobs, j)
 	}
-	var mu sync.Mutex // db.put
-	slots := semaphore.NewWeighted(int64(max(opt.Threads, 1)))
-	g, gctx := errgroup.WithContext(ctx)
+	var (
+		mu    sync.Mutex // the fields below, db.put
+		cond  = sync.NewCond(&mu)
+		ready []*job // deps done, not started
+		left  = len(jobs)
+	)
 	for _, j := range jobs {
+		if j.waiting == 0 {
+			ready = append(ready, j)
+		}
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	defer context.AfterFunc(gctx, func() {
+		mu.Lock()
+		cond.Broadcast() // wake the idle threads to see the cancel
+		mu.Unlock()
+	})()
+	for range max(opt.Threads, 1) {
 		g.Go(func() error {
-			for _, d := range j.deps {
-				select {
-				case <-d.done:
-				case <-gctx.Done():
+			for {
+				mu.Lock()
+				for len(ready) == 0 && left > 0 && gctx.Err() == nil {
+					cond.Wait()
+				}
+				if left == 0 || gctx.Err() != nil {
+					mu.Unlock()
 					return gctx.Err()
 				}
-			}
-			if err := slots.Acquire(gctx, 1); err != nil {
-				return err
-			}
-			ts, err := db.pair(gctx, j.pair, opt.Store, opt.Threads)
-			slots.Release(1)
-			if err != nil {
-				return err
-			}
-			for _, t := range ts {
-				if t.M.Pieces() <= directPieces && min(pieces, blockPieces) > directPieces {
-					t.fillDirect() // for the block solver's lookups
+				// The largest ready pair (the first of equals in
+				// build order, so runs are alike).
+				k := 0
+				for i, r := range ready {
+					if r.size > ready[k].size {
+						k = i
+					}
 				}
-			}
-			mu.Lock()
-			for _, t := range ts {
-				db.put(t)
-			}
-			mu.Unlock()
-			close(j.done)
-			if opt.Progress != nil {
-				var n int64
+				j := ready[k]
+				ready = slices.Delete(ready, k, k+1)
+				mu.Unlock()
+
+				ts, err := db.pair(gctx, j.pair, opt.Store, opt.Threads)
+				if err != nil {
+					return err
+				}
 				for _, t := range ts {
-					n += t.Size()
+					if t.M.Pieces() <= directPieces && min(pieces, blockPieces) > directPieces {
+						t.fillDirect() // for the block solver's lookups
+					}
 				}
-				opt.Progress(atomic.AddInt64(&done, n), total)
+				mu.Lock()
+				for _, t := range ts {
+					db.put(t)
+				}
+				left--
+				for _, d := range j.dependents {
+					if d.waiting--; d.waiting == 0 {
+						ready = append(ready, d)
+					}
+				}
+				cond.Broadcast()
+				mu.Unlock()
+				if opt.Progress != nil {
+					var n int64
+					for _, t := range ts {
+						n += t.Size()
+					}
+					opt.Progress(atomic.AddInt64(&done, n), total)
+				}
 			}
-			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {

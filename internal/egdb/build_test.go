@@ -2,9 +2,11 @@ package egdb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -177,5 +179,47 @@ func TestPredecessors(t *testing.T) {
 				t.Fatalf("%v position %d: predecessors %v, want %v", m, i, got, want)
 			}
 		}
+	}
+}
+
+// failingStore keeps nothing and fails to save slice bad.
+type failingStore struct{ bad Material }
+
+func (failingStore) Load(*movegen.Variant, Material) (*Table, error) { return nil, nil }
+
+func (f failingStore) Save(t *Table) error {
+	if t.M == f.bad {
+		return fmt.Errorf("disk full saving %v", t.M)
+	}
+	return nil
+}
+
+// TestBuildStops: a build stops with the error of a pair that fails, or
+// of its context, with every thread waiting or working, and never hangs.
+func TestBuildStops(t *testing.T) {
+	v := movegen.Brazilian
+	for _, threads := range []int{1, 2, 4} {
+		bad := Material{UsKings: 2, UsMen: 0, ThemKings: 1, ThemMen: 0}
+		_, err := Build(context.Background(), v, 3, Options{Threads: threads, Store: failingStore{bad}})
+		if err == nil || !strings.Contains(err.Error(), "disk full saving "+bad.String()) {
+			t.Errorf("threads %d, failing save: %v", threads, err)
+		}
+
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := Build(ctx, v, 3, Options{Threads: threads}); !errors.Is(err, context.Canceled) {
+			t.Errorf("threads %d, canceled before: %v", threads, err)
+		}
+
+		ctx, cancel = context.WithCancel(context.Background())
+		progress := func(done, total int64) {
+			if done > total/10 {
+				cancel()
+			}
+		}
+		if _, err := Build(ctx, v, 4, Options{Threads: threads, Progress: progress}); !errors.Is(err, context.Canceled) {
+			t.Errorf("threads %d, canceled during: %v", threads, err)
+		}
+		cancel()
 	}
 }
