@@ -276,6 +276,21 @@ func turnedAddress(c *[4]uint32) int {
 	return a
 }
 
+// position returns the position of the block with pieces g (ghost
+// bitboards by group), P on sq, side x to move.
+func (s *blockSolver) position(g *[4]movegen.Bitboard, sq movegen.Bitboard, x int) movegen.Position {
+	p := movegen.Position{
+		Pieces: [2]movegen.Bitboard{g[gWM] | g[gWK], g[gBM] | g[gBK]},
+		Kings:  g[gWK] | g[gBK],
+		Side:   movegen.Color(x),
+	}
+	p.Pieces[groupColor(s.pg)] |= sq
+	if groupKing(s.pg) {
+		p.Kings |= sq
+	}
+	return p
+}
+
 // block returns block o's pieces as ghost bitboards by group.
 func (s *blockSolver) block(o int) (g [4]movegen.Bitboard) {
 	c := &s.conf[o]
@@ -376,30 +391,9 @@ func (s *blockSolver) setup(from, to int) {
 				if !s.canonical(x, o, sq) {
 					continue
 				}
-				p := movegen.Position{
-					Pieces: [2]movegen.Bitboard{g[gWM] | g[gWK], g[gBM] | g[gBK]},
-					Kings:  g[gWK] | g[gBK],
-					Side:   movegen.Color(x),
-				}
-				p.Pieces[groupColor(s.pg)] |= sq
-				if groupKing(s.pg) {
-					p.Kings |= sq
-				}
-				// The quickest loss for them (win), the slowest win
-				// (maxWin), and whether a move draws.
-				win, maxWin, draw := -1, 0, false
-				see := func(m movegen.Move) {
-					switch v := s.after(&p, x, m); v.WDL {
-					case Loss:
-						if win < 0 || v.Dist+1 < win {
-							win = v.Dist + 1
-						}
-					case Win:
-						maxWin = max(maxWin, v.Dist)
-					default:
-						draw = true
-					}
-				}
+				p := s.position(&g, sq, x)
+				res := newOutcome()
+				see := func(m movegen.Move) { res.add(s.after(&p, x, m)) }
 				var out uint16
 				if caps&sq != 0 && p.Pieces[1-x].Count() == 1 {
 					// Every capture takes their last piece: a win in 1.
@@ -409,10 +403,10 @@ func (s *blockSolver) setup(from, to int) {
 						see(m)
 					}
 					switch {
-					case win >= 0:
-						out = outInject<<outShift | uint16(win)
-					case !draw:
-						out = outInject<<outShift | uint16(maxWin+1)
+					case res.win >= 0:
+						out = outInject<<outShift | uint16(res.win)
+					case !res.draw:
+						out = outInject<<outShift | uint16(res.maxWin+1)
 					}
 				} else {
 					men := p.Men(movegen.Color(x))
@@ -424,10 +418,10 @@ func (s *blockSolver) setup(from, to int) {
 						}
 					}
 					switch {
-					case win >= 0:
-						out = outInject<<outShift | uint16(win)
-					case !draw:
-						out = outRelease<<outShift | uint16(maxWin+1)
+					case res.win >= 0:
+						out = outInject<<outShift | uint16(res.win)
+					case !res.draw:
+						out = outRelease<<outShift | uint16(res.maxWin+1)
 					}
 				}
 				sd.out[o*32+int(denseOf[sq.First()])] = out

@@ -59,15 +59,7 @@ func TestBlockCaptures(t *testing.T) {
 					caps := s.captures(&g, s.legal[o], x)
 					for sqs := s.legal[o]; sqs != 0; sqs &= sqs - 1 {
 						sq := sqs & -sqs
-						p := movegen.Position{
-							Pieces: [2]movegen.Bitboard{g[gWM] | g[gWK], g[gBM] | g[gBK]},
-							Kings:  g[gWK] | g[gBK],
-							Side:   movegen.Color(x),
-						}
-						p.Pieces[groupColor(s.pg)] |= sq
-						if groupKing(s.pg) {
-							p.Kings |= sq
-						}
+						p := s.position(&g, sq, x)
 						if want := v.HasCapture(&p); want != (caps&sq != 0) {
 							t.Fatalf("%s %v %s: capture %v, movegen says %v", v.Name, m, v.FormatFEN(&p, false), !want, want)
 						}

@@ -451,6 +451,30 @@ func (s *solver) outside(q *movegen.Position) Value {
 	return v
 }
 
+// outcome gathers the values of a position's moves out of its pair: the
+// quickest loss for the opponent (win, -1 if none), the slowest win for
+// them (maxWin), and whether one draws.
+type outcome struct {
+	win, maxWin int
+	draw        bool
+}
+
+func newOutcome() outcome { return outcome{win: -1} }
+
+// add takes in the value of one move's position (for the opponent).
+func (o *outcome) add(v Value) {
+	switch v.WDL {
+	case Loss:
+		if o.win < 0 || v.Dist+1 < o.win {
+			o.win = v.Dist + 1
+		}
+	case Win:
+		o.maxWin = max(o.maxWin, v.Dist)
+	default:
+		o.draw = true
+	}
+}
+
 // initRange looks once at every move of positions from-to of side k and
 // returns the bucket entries it makes (by distance). Each position's own
 // state is written by this call only.
@@ -469,22 +493,12 @@ func (s *solver) initRange(k int, from, to int64) [][]uint32 {
 		}
 		w.next()
 		st := &sd.st[i]
-		// Outside the pair, the quickest loss for them (win), the slowest
-		// win (maxWin), and a draw (cnt's flag); moves inside are counted.
-		win, maxWin := -1, 0
+		// The moves out of the pair are looked up; those inside counted.
+		out := newOutcome()
 		var cnt uint16
 		see := func(m movegen.Move) {
 			p.PlayInto(m, &q)
-			switch v := s.outside(&q); v.WDL {
-			case Loss:
-				if win < 0 || v.Dist+1 < win {
-					win = v.Dist + 1
-				}
-			case Win:
-				maxWin = max(maxWin, v.Dist)
-			default:
-				cnt |= cntDraw
-			}
+			out.add(s.outside(&q))
 		}
 		if s.v.HasCapture(&p) {
 			// Captures only, all leaving the pair.
@@ -515,17 +529,20 @@ func (s *solver) initRange(k int, from, to int64) [][]uint32 {
 				continue
 			}
 		}
-		st.maxWin = uint16(maxWin)
+		if out.draw {
+			cnt |= cntDraw
+		}
+		st.maxWin = uint16(out.maxWin)
 		st.cnt = cnt
 		switch open := cnt & cntMask; {
-		case win >= 0: // a win, perhaps shortened by a move inside the pair
-			st.cell = cellWin + 2*uint16(win)
-			push(win, i)
+		case out.win >= 0: // a win, perhaps shortened by a move inside the pair
+			st.cell = cellWin + 2*uint16(out.win)
+			push(out.win, i)
 		case open == 0 && cnt&cntDraw != 0:
 			st.cell = cellDraw
 		case open == 0:
-			st.cell = cellLoss + 2*uint16(maxWin+1)
-			push(maxWin+1, i)
+			st.cell = cellLoss + 2*uint16(out.maxWin+1)
+			push(out.maxWin+1, i)
 		}
 	}
 	return pushes
