@@ -86,6 +86,27 @@ func (h *hubProc) expect(prefix string, timeout time.Duration) (string, []string
 	}
 }
 
+// quiet fails the test if a line starting with prefix comes within d;
+// other lines are let through.
+func (h *hubProc) quiet(prefix string, d time.Duration) {
+	h.t.Helper()
+	deadline := time.After(d)
+	for {
+		select {
+		case l, ok := <-h.lines:
+			if !ok {
+				h.t.Fatalf("engine output ended while expecting no %q", prefix)
+			}
+			if strings.HasPrefix(l, prefix) {
+				h.t.Errorf("%q before its time", l)
+				return
+			}
+		case <-deadline:
+			return
+		}
+	}
+}
+
 var hubInfo = regexp.MustCompile(`^info depth=\d+ mean-depth=\d+\.\d\d score=-?\d+\.\d\d nodes=\d+ time=\d+\.\d{3} nps=\d+\.\d\d pv="[^"]*"$`)
 
 // pydraughtsSplit reads key=value arguments the way pydraughts 0.5 does:
@@ -180,14 +201,28 @@ func TestLidraughtsBotSession(t *testing.T) {
 	if m == nil {
 		t.Fatalf("done line %q has no ponder move", done)
 	}
-	// Ponder on the expected reply, then ponder-hit.
-	h.send(fmt.Sprintf(`pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="%s %s"`, m[1], m[2]), "level move-time=0.3", "go ponder")
-	time.Sleep(100 * time.Millisecond)
+	// Ponder on an expected reply, then ponder-hit: the move-time counts
+	// from the hit. (A fixed reply: after the engine's own, White may have
+	// a single legal move, which is played at once; see below.)
+	h.send(`pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="22-17 9-13"`, "level move-time=0.3", "go ponder")
+	h.quiet("done", 100*time.Millisecond)
 	t0 = time.Now()
 	h.send("ponder-hit")
 	h.expect("done", 2*time.Second)
 	if d := time.Since(t0); d < 250*time.Millisecond || d > 400*time.Millisecond {
 		t.Errorf("move-time 0.3 after ponder-hit took %v", d)
+	}
+	// A single legal move (a capture): the ponder search ends by itself,
+	// but done waits for the hit, then comes at once.
+	h.send(`pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="22-18 9-14"`, "level move-time=0.3", "go ponder")
+	h.quiet("done", 200*time.Millisecond)
+	t0 = time.Now()
+	h.send("ponder-hit")
+	if l, _ := h.expect("done", 2*time.Second); !strings.HasPrefix(l, "done move=18x9") {
+		t.Errorf("forced capture: %q", l)
+	}
+	if d := time.Since(t0); d > 100*time.Millisecond {
+		t.Errorf("a single legal move took %v after ponder-hit", d)
 	}
 }
 

@@ -79,7 +79,11 @@ func RunHub(ctx context.Context, in io.Reader, out io.Writer, id Identity, log z
 	defer h.stopSearch()
 	for {
 		var done <-chan struct{}
-		if h.cur != nil {
+		if h.cur != nil && h.cur.mode != "ponder" {
+			// A ponder search that ends by itself (a single legal move
+			// is searched to a few plies only) keeps its answer until
+			// ponder-hit or stop: done before either would answer a
+			// question the GUI has not asked.
 			done = h.cur.s.Done()
 		}
 		select {
