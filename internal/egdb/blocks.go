@@ -300,8 +300,8 @@ func (s *blockSolver) block(o int) (g [4]movegen.Bitboard) {
 	return g
 }
 
-// captures returns the squares of P in block o from which side x has a
-// capture. Only whether one exists matters, so one jump is looked at:
+// captures returns the squares of P, among legal, from which side x has a
+// capture in the block with pieces g (ghost bitboards by group). Only whether one exists matters, so one jump is looked at:
 // those between the block's pieces, less where P stands in the way or on
 // the landing square; those of x's pieces over P; and those of P.
 func (s *blockSolver) captures(g *[4]movegen.Bitboard, legal movegen.Bitboard, x int) movegen.Bitboard {
@@ -350,7 +350,7 @@ func (s *blockSolver) captures(g *[4]movegen.Bitboard, legal movegen.Bitboard, x
 }
 
 // Results of the moves out of the pair (blockSide.out): what a capture
-// or a promotion makes of a position, outKind<<outShift | distance; 0 is
+// or a promotion makes of a position, kind<<outShift | distance; 0 is
 // nothing (a capture that draws; a promotion that draws, which only holds).
 const (
 	outInject  = 1 // settled at the distance (a capture's value; a winning promotion)
