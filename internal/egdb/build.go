@@ -604,7 +604,7 @@ const maxPredecessors = MaxPieces * 13
 
 // packPieces bounds the slices whose pairs keep packed positions. The
 // limit is memory: 4 more bytes per position are a third more for a
-// 6-piece pair, which already takes 11 GB. (Packing itself fits up to 6
+// 6-piece pair, and a 6-piece build already peaks at 6 GB. (Packing itself fits up to 6
 // pieces, 5 bits each, in 32 bits; the constant below fails to compile
 // beyond that.)
 const packPieces = 5

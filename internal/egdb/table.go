@@ -42,7 +42,7 @@ const DistPieces = 4
 var maxDist = 255
 
 // MaxPieces bounds the slices Rio builds and reads: 6 pieces take about
-// a quarter of an hour and 11-12 GB on two cores (README, "Numbers"); 7
+// a quarter of an hour and 6 GB on two cores (README, "Numbers"); 7
 // would take a machine of another size.
 const MaxPieces = 6
 
