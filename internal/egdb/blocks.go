@@ -236,31 +236,9 @@ func (s *blockSolver) after(p *movegen.Position, x int, m movegen.Move) Value {
 	mover = mover&^from | to
 	other &^= m.Captured()
 	kings &^= m.Captured()
-	// Seen from the other side, to move: as White, the board turned if
-	// that is Black.
+	// Seen from the other side, to move.
 	c := [4]uint32{dense(other &^ kings), dense(other & kings), dense(mover &^ kings), dense(mover & kings)}
-	if c[gWM]|c[gWK] == 0 {
-		return Value{WDL: Loss, Dist: 0}
-	}
-	turned := x == int(movegen.White)
-	mat := Material{bits.OnesCount32(c[gWK]), bits.OnesCount32(c[gWM]), bits.OnesCount32(c[gBK]), bits.OnesCount32(c[gBM])}
-	t := s.db.Table(mat)
-	if t == nil {
-		panic(fmt.Sprintf("egdb: %v missing while solving", mat))
-	}
-	if t.direct != nil {
-		a := directAddress(&c)
-		if turned {
-			a = turnedAddress(&c)
-		}
-		return t.valueOf(t.direct[a])
-	}
-	if turned {
-		for i := range c {
-			c[i] = bits.Reverse32(c[i])
-		}
-	}
-	return t.At(t.x.indexDense(c[0], c[1], c[2], c[3]))
+	return s.db.solved(&c, x == int(movegen.White))
 }
 
 // turnedAddress is directAddress of c turned (each set bit-reversed, as

@@ -433,22 +433,43 @@ func enqueue(queue *[][]uint32, d int, k int, i int64) {
 // outside returns the value of q (Black to move), reached by a capture or
 // a promotion, from the finished tables.
 func (s *solver) outside(q *movegen.Position) Value {
-	// Probe's work, in dense squares: q (Black to move) is looked up as
-	// its turned twin, whose white pieces are q's black ones.
+	// q (Black to move) is looked up as its turned twin, whose white
+	// pieces are q's black ones.
 	wm, wk, bm, bk := denseGroups(q)
-	if bm|bk == 0 {
-		return Value{WDL: Loss, Dist: 0}
-	}
-	m := Material{bits.OnesCount32(bk), bits.OnesCount32(bm), bits.OnesCount32(wk), bits.OnesCount32(wm)}
-	t := s.db.Table(m)
-	if t == nil {
-		panic(fmt.Sprintf("egdb: %v missing while solving", m))
-	}
-	v := t.At(t.x.indexDense(bits.Reverse32(bm), bits.Reverse32(bk), bits.Reverse32(wm), bits.Reverse32(wk)))
+	v := s.db.solved(&[4]uint32{bm, bk, wm, wk}, true)
 	if !s.exact {
 		v.Dist = 0
 	}
 	return v
+}
+
+// solved returns, while solving, the value of a position in a finished
+// table. c holds the dense groups of the side to move (men, kings), then
+// of the other side, as they stand on the board; turned says the side to
+// move is Black, so that the table holds the position turned. A side to
+// move without pieces has lost.
+func (db *DB) solved(c *[4]uint32, turned bool) Value {
+	if c[gWM]|c[gWK] == 0 {
+		return Value{WDL: Loss, Dist: 0}
+	}
+	m := Material{bits.OnesCount32(c[gWK]), bits.OnesCount32(c[gWM]), bits.OnesCount32(c[gBK]), bits.OnesCount32(c[gBM])}
+	t := db.Table(m)
+	if t == nil {
+		panic(fmt.Sprintf("egdb: %v missing while solving", m))
+	}
+	if t.direct != nil {
+		if turned {
+			return t.valueOf(t.direct[turnedAddress(c)])
+		}
+		return t.valueOf(t.direct[directAddress(c)])
+	}
+	g := *c
+	if turned {
+		for i := range g {
+			g[i] = bits.Reverse32(g[i])
+		}
+	}
+	return t.At(t.x.indexDense(g[0], g[1], g[2], g[3]))
 }
 
 // outcome gathers the values of a position's moves out of its pair: the
