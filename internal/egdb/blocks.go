@@ -132,26 +132,11 @@ var denseOf = func() (t [64]uint8) {
 	return t
 }()
 
-// shiftDir moves every square of b one step in direction d (UpLeft -5,
-// UpRight -4, DownLeft +4, DownRight +5).
-func shiftDir(b movegen.Bitboard, d movegen.Direction) movegen.Bitboard {
-	switch d {
-	case movegen.UpLeft:
-		return b >> 5 & movegen.Valid
-	case movegen.UpRight:
-		return b >> 4 & movegen.Valid
-	case movegen.DownLeft:
-		return b << 4 & movegen.Valid
-	default:
-		return b << 5 & movegen.Valid
-	}
-}
-
 // fill returns the squares reached from the squares of b by sliding in
 // direction d over the squares of empty (each reached square is in empty).
 func fill(b movegen.Bitboard, d movegen.Direction, empty movegen.Bitboard) movegen.Bitboard {
 	var r movegen.Bitboard
-	for f := shiftDir(b, d) & empty; f != 0; f = shiftDir(f, d) & empty {
+	for f := b.Shift(d) & empty; f != 0; f = f.Shift(d) & empty {
 		r |= f
 	}
 	return r
@@ -160,9 +145,9 @@ func fill(b movegen.Bitboard, d movegen.Direction, empty movegen.Bitboard) moveg
 // forward returns the directions a man of c steps in, and its last row.
 func forward(c int) (d0, d1 movegen.Direction, last movegen.Bitboard) {
 	if c == int(movegen.White) {
-		return movegen.UpLeft, movegen.UpRight, movegen.Row0
+		return movegen.UpLeft, movegen.UpRight, movegen.PromotionRow(movegen.White)
 	}
-	return movegen.DownLeft, movegen.DownRight, movegen.Row7
+	return movegen.DownLeft, movegen.DownRight, movegen.PromotionRow(movegen.Black)
 }
 
 // groupColor is the side a group's pieces belong to; groupKing whether
@@ -297,24 +282,24 @@ func (s *blockSolver) captures(g *[4]movegen.Bitboard, legal movegen.Bitboard, x
 	pColor, pKing := groupColor(s.pg), groupKing(s.pg)
 	for _, d := range manDirs {
 		// landing[d]: squares with a free square one step on in d.
-		landing := shiftDir(empty, 3-d)
+		landing := empty.Shift(3 - d)
 		// Between the block's pieces: P on the landing square prevents it.
-		for t := shiftDir(men, d) & them & landing; t != 0; t &= t - 1 {
-			caps |= legal &^ shiftDir(t&-t, d)
+		for t := men.Shift(d) & them & landing; t != 0; t &= t - 1 {
+			caps |= legal &^ (t & -t).Shift(d)
 		}
 		if pColor == y { // x's men over P
-			caps |= shiftDir(men, d) & landing & legal
+			caps |= men.Shift(d) & landing & legal
 		} else if !pKing { // P, a man of x's
-			caps |= shiftDir(them&landing, 3-d) & legal
+			caps |= (them & landing).Shift(3-d) & legal
 		}
 	}
 	for d := movegen.UpLeft; d <= movegen.DownRight; d++ {
-		landing := shiftDir(empty, 3-d)
+		landing := empty.Shift(3 - d)
 		for k := kings; k != 0; k &= k - 1 {
 			path := fill(k&-k, d, empty)
-			end := shiftDir(path|k&-k, d) &^ path // the first square not free, if any
+			end := (path | k&-k).Shift(d) &^ path // the first square not free, if any
 			if end&them&landing != 0 {
-				caps |= legal &^ (path | shiftDir(end, d))
+				caps |= legal &^ (path | end.Shift(d))
 			}
 			if pColor == y { // over P, on the path with a free square behind
 				caps |= path & landing & legal
@@ -355,11 +340,11 @@ func (s *blockSolver) setup(from, to int) {
 			d0, d1, last := forward(x)
 			var promo movegen.Bitboard
 			for _, d := range [2]movegen.Direction{d0, d1} {
-				for t := shiftDir(g[2*x], d) & empty & last; t != 0; t &= t - 1 {
+				for t := g[2*x].Shift(d) & empty & last; t != 0; t &= t - 1 {
 					promo |= legal &^ (t & -t)
 				}
 				if s.pg == 2*x {
-					promo |= shiftDir(empty&last, 3-d) & legal
+					promo |= (empty & last).Shift(3-d) & legal
 				}
 			}
 			promo &^= caps
@@ -390,7 +375,7 @@ func (s *blockSolver) setup(from, to int) {
 					men := p.Men(movegen.Color(x))
 					empty := p.Empty()
 					for _, d := range [2]movegen.Direction{d0, d1} {
-						for t := shiftDir(men, d) & empty & last; t != 0; t &= t - 1 {
+						for t := men.Shift(d) & empty & last; t != 0; t &= t - 1 {
 							dst := t.First()
 							see(movegen.NewMove(movegen.Square(int(dst)-delta(d)), dst, 0, true))
 						}
@@ -638,7 +623,7 @@ func (s *blockSolver) retro(x, o int, b movegen.Bitboard) {
 			s.candidate(sd, int32(o), from&s.legal[o])
 		} else {
 			// A man came from one step back.
-			from := shiftDir(b, 3-d0) | shiftDir(b, 3-d1)
+			from := b.Shift(3-d0) | b.Shift(3-d1)
 			s.candidate(sd, int32(o), from&s.legal[o])
 		}
 	}
@@ -651,7 +636,7 @@ func (s *blockSolver) retro(x, o int, b movegen.Bitboard) {
 					// The king came from along the ray; P was not on the
 					// way nor on the square it came from.
 					var path movegen.Bitboard
-					for f := shiftDir(a, d) & empty; f != 0; f = shiftDir(f, d) & empty {
+					for f := a.Shift(d) & empty; f != 0; f = f.Shift(d) & empty {
 						path |= f
 						rest := b &^ path
 						if rest == 0 {
@@ -662,7 +647,7 @@ func (s *blockSolver) retro(x, o int, b movegen.Bitboard) {
 				}
 			} else {
 				for _, d := range [2]movegen.Direction{3 - d0, 3 - d1} {
-					if f := shiftDir(a, d) & empty; f != 0 && b&^f != 0 {
+					if f := a.Shift(d) & empty; f != 0 && b&^f != 0 {
 						s.candidate(sd, int32(s.moved(&c, addr, g, at, dense(f))), b&^f)
 					}
 				}
@@ -715,7 +700,7 @@ func (s *blockSolver) allWon(x, o int, ok movegen.Bitboard) movegen.Bitboard {
 			}
 		} else {
 			bad := empty &^ last &^ won
-			ok &^= shiftDir(bad, 3-d0) | shiftDir(bad, 3-d1)
+			ok &^= bad.Shift(3-d0) | bad.Shift(3-d1)
 		}
 	}
 	for _, g := range [2]int{2 * x, 2*x + 1} {
@@ -725,7 +710,7 @@ func (s *blockSolver) allWon(x, o int, ok movegen.Bitboard) movegen.Bitboard {
 			if groupKing(g) {
 				for d := movegen.UpLeft; d <= movegen.DownRight; d++ {
 					var path movegen.Bitboard
-					for f := shiftDir(a, d) & empty; f != 0; f = shiftDir(f, d) & empty {
+					for f := a.Shift(d) & empty; f != 0; f = f.Shift(d) & empty {
 						path |= f
 						if ok&^path == 0 {
 							break // P is on the way from here on
@@ -735,7 +720,7 @@ func (s *blockSolver) allWon(x, o int, ok movegen.Bitboard) movegen.Bitboard {
 				}
 			} else {
 				for _, d := range [2]movegen.Direction{d0, d1} {
-					if f := shiftDir(a, d) & empty &^ last; f != 0 && ok&^f != 0 {
+					if f := a.Shift(d) & empty &^ last; f != 0 && ok&^f != 0 {
 						ok &= them.won[s.moved(&c, addr, g, at, dense(f))] | f
 					}
 				}

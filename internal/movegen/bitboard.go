@@ -119,9 +119,9 @@ func firstOn(d Direction, b Bitboard) Square {
 	return Square(63 - bits.LeadingZeros64(uint64(b)))
 }
 
-// shift moves every square of b one step in direction d; squares that leave
+// Shift moves every square of b one step in direction d; squares that leave
 // the board are dropped.
-func shift(b Bitboard, d Direction) Bitboard {
+func (b Bitboard) Shift(d Direction) Bitboard {
 	switch d {
 	case UpLeft:
 		return (b >> 5) & Valid

@@ -45,7 +45,7 @@ func (g *captureGen) init(v *Variant, p *Position, buf []Move) {
 	g.moves = buf
 	g.opp = p.Pieces[us^1]
 	g.oppKings = p.Pieces[us^1] & p.Kings
-	g.promo = promotionRow(us)
+	g.promo = PromotionRow(us)
 	if v.LastRow == PromotesAndContinues {
 		g.kingRow = g.promo
 	}
@@ -264,7 +264,7 @@ func (v *Variant) countManCaptures(p *Position, ul, ur, dl, dr Bitboard) (int, b
 		prec:     v.Precedence,
 	}
 	if v.LastRow == PromotesAndContinues {
-		c.kingRow = promotionRow(us)
+		c.kingRow = PromotionRow(us)
 	}
 	empty := p.Empty()
 	for men := ul | ur | dl | dr; men != 0; men &= men - 1 {
@@ -343,7 +343,7 @@ func kingCanTake(s Square, targets, empty Bitboard) bool {
 	for d := UpLeft; d <= DownRight; d++ {
 		if occupied := ray[d][s] &^ empty; occupied != 0 {
 			x := firstOn(d, occupied).Bit()
-			if x&targets != 0 && shift(x, d)&empty != 0 {
+			if x&targets != 0 && x.Shift(d)&empty != 0 {
 				return true
 			}
 		}

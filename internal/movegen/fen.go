@@ -130,7 +130,7 @@ func (v *Variant) validate(p *Position) error {
 		if n := p.Pieces[c].Count(); n > 12 {
 			return fmt.Errorf("%d %s pieces (at most 12)", n, c)
 		}
-		if bad := p.Men(c) & promotionRow(c); bad != 0 {
+		if bad := p.Men(c) & PromotionRow(c); bad != 0 {
 			return fmt.Errorf("%s man on square %s, its promotion row", c, v.SquareName(bad.First(), false))
 		}
 	}

@@ -95,7 +95,7 @@ func kingCanCapture(kings, opp, empty Bitboard) bool {
 				continue
 			}
 			x := firstOn(d, occupied)
-			if opp.Has(x) && shift(x.Bit(), d)&empty != 0 {
+			if opp.Has(x) && x.Bit().Shift(d)&empty != 0 {
 				return true
 			}
 		}
@@ -174,7 +174,7 @@ func countKingSlides(kings, empty Bitboard) int {
 	// line block each other, so no square is counted twice for a direction.
 	var n int
 	for d := UpLeft; d <= DownRight; d++ {
-		for f := shift(kings, d) & empty; f != 0; f = shift(f, d) & empty {
+		for f := kings.Shift(d) & empty; f != 0; f = f.Shift(d) & empty {
 			n += f.Count()
 		}
 	}

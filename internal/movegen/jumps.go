@@ -38,7 +38,7 @@ func jumpFrom(over, empty Bitboard, mask *[4]Bitboard) (ul, ur, dl, dr Bitboard)
 func (v *Variant) goesOn(side Color, ul, ur, dl, dr, jumpers Bitboard) bool {
 	land := ul>>10 | ur>>8 | dl<<8 | dr<<10
 	if v.LastRow == PromotesAndContinues {
-		jumpers |= promotionRow(side)
+		jumpers |= PromotionRow(side)
 	}
 	return land&jumpers != 0
 }
@@ -68,7 +68,7 @@ func countJumps(ul, ur, dl, dr Bitboard) int {
 // ul, ur, dl and dr (per direction), applying the portuguese quality rule.
 func (v *Variant) appendSimple(side Color, ul, ur, dl, dr, oppKings, empty Bitboard, buf []Move) []Move {
 	ul, ur, dl, dr = v.preferKings(side, ul, ur, dl, dr, oppKings, empty)
-	promo := promotionRow(side)
+	promo := PromotionRow(side)
 	buf = appendJumps(buf, ul, -5, promo)
 	buf = appendJumps(buf, ur, -4, promo)
 	buf = appendJumps(buf, dl, 4, promo)

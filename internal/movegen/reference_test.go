@@ -258,7 +258,7 @@ func randomPosition(rng *rand.Rand) Position {
 				continue
 			}
 			p.Pieces[c] |= s.Bit()
-			if rng.IntN(3) == 0 || promotionRow(c).Has(s) {
+			if rng.IntN(3) == 0 || PromotionRow(c).Has(s) {
 				p.Kings |= s.Bit()
 			}
 		}

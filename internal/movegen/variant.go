@@ -152,8 +152,8 @@ func (v *Variant) Start() Position { return v.start }
 
 func (v *Variant) String() string { return v.Name }
 
-// promotionRow returns the row where men of colour c promote.
-func promotionRow(c Color) Bitboard {
+// PromotionRow returns the row where men of colour c promote.
+func PromotionRow(c Color) Bitboard {
 	if c == White {
 		return Row0
 	}
