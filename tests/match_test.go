@@ -155,3 +155,28 @@ func TestDXPReversedRoles(t *testing.T) {
 	}
 	t.Error("the initiating listener's PDN does not hold the two games")
 }
+
+// TestMatchSPRTPlayOn: an SPRT that decides at once stops the match, unless
+// --sprt-play-on asks for every game; the eval parameters pass through.
+func TestMatchSPRTPlayOn(t *testing.T) {
+	// The same engine on both sides against an SPRT of bounds ±0.04 (alpha
+	// = beta = 0.49): H0 (no gain) is accepted within the first pair of games.
+	args := []string{"match", "--games", "6", "--depth", "2", "--variant", "russian",
+		"--param", "eval=classic", "--sprt", "elo0=0 elo1=200 alpha=0.49 beta=0.49"}
+	count := func(r result) int {
+		n := 0
+		for _, l := range lines(r.stdout) {
+			if gameLine.MatchString(l) {
+				n++
+			}
+		}
+		return n
+	}
+	if r := run(t, "", args...); r.code != 0 || count(r) >= 6 {
+		t.Errorf("stopping SPRT: exit %d, %d games: %q", r.code, count(r), r.stdout)
+	}
+	r := run(t, "", append(args, "--sprt-play-on")...)
+	if r.code != 0 || count(r) != 6 || !strings.Contains(r.stdout, "SPRT elo0=0 elo1=200") {
+		t.Errorf("--sprt-play-on: exit %d, %d games: %q", r.code, count(r), r.stdout)
+	}
+}

@@ -62,6 +62,8 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	var sf searchFlags
 	fs := newFlags(lookup("analyze"), env, &co)
 	addSearchFlags(fs, &sf)
+	var ef evalFlags
+	addEvalFlags(fs, &ef)
 	fen := fs.String("fen", "startpos", "position: PDN FEN, Hub string or startpos")
 	moves := fs.String("moves", "", "moves played from the position, separated by spaces")
 	multipv := fs.Int("multipv", 1, "number of best lines to show")
@@ -84,8 +86,13 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	if *egdbPieces < 0 || *egdbPieces > egdb.MaxPieces {
 		return usagef("--egdb-pieces %d out of range 0-%d", *egdbPieces, egdb.MaxPieces)
 	}
+	evalFn, err := ef.evaluator(v)
+	if err != nil {
+		return err
+	}
 	opt := search.Options{Threads: sf.threads, MultiPV: *multipv, Analysis: true}
 	engine := search.NewEngine(sf.hash, env.Log)
+	engine.Eval = evalFn
 	if *file != "" {
 		tables, err := openTables(v, *egdbPieces, *egdbPath)
 		if err != nil {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/riodraughts/rio/internal/eval"
 	"github.com/riodraughts/rio/internal/game"
+	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/search"
 )
 
@@ -15,6 +17,8 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 	depth := fs.Int("depth", search.BenchDepth, "depth of each search")
 	threads := fs.Int("threads", 1, "search threads")
 	hash := fs.Int("hash", 16, "transposition table size in MiB")
+	var ef evalFlags
+	addEvalFlags(fs, &ef)
 	if _, err := parse(fs, args, &co); err != nil {
 		return err
 	}
@@ -28,6 +32,30 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 	}
 	engine := search.NewEngine(*hash, env.Log)
 	var nodes int64
+	if ef.name == "classic" && ef.file != "" {
+		return usagef("--eval-file %s needs --eval learned", ef.file)
+	}
+	// The bench positions are of all three variants: each gets its own
+	// variant's evaluation (--eval-file only fits positions of its variant).
+	evals := map[*movegen.Variant]func(*movegen.Variant, *movegen.Position) int{}
+	for _, bp := range search.BenchPositions {
+		if evals[bp.Variant] != nil {
+			continue
+		}
+		file := ef.file
+		if file != "" {
+			if m, err := eval.LoadModel(file, nil); err != nil {
+				return usageError{err}
+			} else if m.Variant != bp.Variant {
+				file = ""
+			}
+		}
+		fn, err := eval.Select(bp.Variant, ef.name, file)
+		if err != nil {
+			return usageError{err}
+		}
+		evals[bp.Variant] = fn
+	}
 	var elapsed time.Duration
 	for i, bp := range search.BenchPositions {
 		p, err := bp.Variant.ParsePosition(bp.FEN)
@@ -35,6 +63,7 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		engine.TT.Clear()
+		engine.Eval = evals[bp.Variant]
 		res := engine.Run(ctx, game.New(bp.Variant, p), lim, search.Options{Threads: *threads}, nil)
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -31,6 +31,8 @@ func runDXP(ctx context.Context, env *Env, args []string) error {
 	threads := fs.Int("threads", 1, "search threads")
 	hash := fs.Int("hash", 64, "transposition table size in MiB")
 	fast := fs.Int("fast-move", 200, "milliseconds per move in games of 0 minutes")
+	var ef evalFlags
+	addEvalFlags(fs, &ef)
 	v, err := parse(fs, args, &co)
 	if err != nil {
 		return err
@@ -49,7 +51,13 @@ func runDXP(ctx context.Context, env *Env, args []string) error {
 	if _, err := sf.limits(); err != nil {
 		return err
 	}
-	cfg := &protocol.DXPConfig{Variant: v, Name: *name, Engine: search.NewEngine(*hash, env.Log), Threads: *threads,
+	evalFn, err := ef.evaluator(v)
+	if err != nil {
+		return err
+	}
+	engine := search.NewEngine(*hash, env.Log)
+	engine.Eval = evalFn
+	cfg := &protocol.DXPConfig{Variant: v, Name: *name, Engine: engine, Threads: *threads,
 		FastMove: time.Duration(*fast) * time.Millisecond, Log: env.Log}
 	starts := []match.Opening{{Name: "start", Position: v.Start()}}
 	if *openings != "" {

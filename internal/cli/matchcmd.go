@@ -41,6 +41,7 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 	concurrency := fs.Int("concurrency", 1, "games played at once")
 	pdnOut := fs.String("pdn", "", "write every game to this PDN file")
 	sprt := fs.String("sprt", "", `stop when decided: "elo0=0 elo1=5 alpha=0.05 beta=0.05"`)
+	playOn := fs.Bool("sprt-play-on", false, "with --sprt: play all --games and report the test's state, instead of stopping when it decides")
 	adjScore := fs.Float64("adjudicate-score", 0, "adjudicate a win when both engines agree one side is this many men up...")
 	adjMoves := fs.Int("adjudicate-moves", 0, "...for this many moves each (0: no score adjudication)")
 	maxPlies := fs.Int("max-plies", 400, "a game still going after this many plies is a draw")
@@ -113,6 +114,7 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 			return usageError{err}
 		}
 		cfg.SPRT = &t
+		cfg.SPRTPlayOn = *playOn
 	}
 	switch {
 	case *endgames != 0 && *openings != "":

@@ -1,12 +1,27 @@
 // Package eval scores positions for the search, in hundredths of a man
-// from the side to move's point of view.
+// from the side to move's point of view. It owns two evaluations and the
+// endgame knowledge both share.
 //
-// The evaluation is hand-made: a weighted sum of features whose weights
-// live in one Weights value per variant, plus endgame knowledge that
-// overrides the sum where the draw rules or known theory decide. Every
+// The learned evaluation (the default; learned.go, layout.go) is linear in
+// features that logistic regression fits to self-play games (internal/train):
+// 15 overlapping 4x4 windows of the men (3^8 configurations each), plus
+// material with king-count interactions, king mobility, the long diagonal,
+// runaway men, tempo, balance and the side to move; every weight has an
+// opening and an endgame value mixed by the pieces left. The weights are
+// data: one file per variant (weightsfile.go), embedded, or loaded with
+// eval-file. Black's features are White's on the turned board, and each
+// window's weights are folded with those of its turned twin when a file is
+// loaded, so one table lookup per window scores both colours and a
+// position and its colour-flipped twin score the same by construction.
+//
+// The classic evaluation (this file) is hand-made: a weighted sum of
+// features whose weights live in one Weights value per variant. Every
 // feature is computed for White on the board and for Black on the board
-// turned 180 degrees with colours swapped, by the same code, so a position
-// and its colour-flipped twin always get the same score (a test checks).
+// turned 180 degrees with colours swapped, by the same code, so it is
+// colour-symmetric too (a test checks both).
+//
+// Both defer to the endgame knowledge (endgame.go) where the draw rules or
+// known theory decide.
 package eval
 
 import (

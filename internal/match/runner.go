@@ -127,6 +127,9 @@ type Config struct {
 	// for AdjudicateMoves moves each, that side wins. 0: never.
 	AdjudicateScore, AdjudicateMoves int
 	SPRT                             *SPRT
+	// SPRTPlayOn reports the SPRT's state but plays every game (a match of
+	// a fixed length that also says what the test decided).
+	SPRTPlayOn bool
 	// PDN receives every game; may be nil.
 	PDN io.Writer
 	// OnGame hears of each finished game (from one goroutine at a time).
@@ -205,7 +208,7 @@ func Run(ctx context.Context, cfg Config) (Status, error) {
 				st.Score.Add(resultFor(rec, 0))
 				if cfg.SPRT != nil {
 					st.Decision = cfg.SPRT.Decide(st.Score)
-					if st.Decision != Continue {
+					if st.Decision != Continue && !cfg.SPRTPlayOn {
 						cancel()
 					}
 				}

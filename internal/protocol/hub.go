@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/riodraughts/rio/internal/egdb"
+	"github.com/riodraughts/rio/internal/eval"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/search"
@@ -47,6 +49,11 @@ type Hub struct {
 	// tables are the endgame databases (egdb-pieces, egdb-path), made
 	// ready in the background from the first search near the endgame.
 	tables *egdb.Tables
+	// evalName is the evaluation (eval: learned or classic); evalModel
+	// the weights of eval-file (evalFile), nil for the built-in ones.
+	evalName  string
+	evalFile  string
+	evalModel *eval.Model
 
 	engine  *search.Engine
 	game    *game.Game
@@ -71,6 +78,7 @@ func RunHub(ctx context.Context, in io.Reader, out io.Writer, id Identity, log z
 	h := &Hub{
 		id: id, log: log, out: &lineWriter{w: bufio.NewWriter(out)},
 		variant: movegen.Brazilian, threads: 1, ttSize: 64, moveOverhead: search.Safety,
+		evalName: eval.Names[0],
 	}
 	h.game = game.New(h.variant, h.variant.Start())
 	h.setTables(egdb.DefaultPieces, "")
@@ -283,6 +291,8 @@ func (h *Hub) params() []string {
 		Format("param", KV("name", "move-overhead"), KV("value", strconv.Itoa(int(h.moveOverhead/time.Millisecond))), KV("type", "int"), KV("min", "0"), KV("max", "5000")),
 		Format("param", KV("name", "egdb-pieces"), KV("value", strconv.Itoa(h.tables.Pieces)), KV("type", "int"), KV("min", "0"), KV("max", strconv.Itoa(egdb.MaxPieces))),
 		Format("param", KV("name", "egdb-path"), KV("value", h.tables.Path), KV("type", "string")),
+		Format("param", KV("name", "eval"), KV("value", h.evalName), KV("type", "enum"), KV("values", strings.Join(eval.Names, " "))),
+		Format("param", KV("name", "eval-file"), KV("value", h.evalFile), KV("type", "string")),
 	}
 }
 
@@ -315,6 +325,10 @@ func (h *Hub) setParam(l Line) {
 			h.variant = v
 			h.game = game.New(v, v.Start())
 			h.leveled = false
+			if h.evalModel != nil && h.evalModel.Variant != v {
+				// Kept: it applies again if the variant comes back.
+				h.log.Warn().Str("eval-file", h.evalFile).Str("variant", v.Name).Msg("the eval-file is for another variant: the built-in weights are used")
+			}
 		}
 	case "threads":
 		if n, ok := intValue(1, maxThreads()); ok {
@@ -352,9 +366,37 @@ func (h *Hub) setParam(l Line) {
 		if value != h.tables.Path {
 			h.setTables(h.tables.Pieces, value)
 		}
+	case "eval":
+		if !slices.Contains(eval.Names, value) {
+			h.errorf("eval: %q is not one of %s", clip(value), strings.Join(eval.Names, ", "))
+			return
+		}
+		h.evalName = value
+	case "eval-file":
+		if value == "" {
+			h.evalModel, h.evalFile = nil, ""
+			return
+		}
+		m, err := eval.LoadModel(value, h.variant)
+		if err != nil {
+			h.errorf("%s; the previous evaluation stays", err)
+			return
+		}
+		h.evalModel, h.evalFile = m, value
 	default:
 		h.log.Debug().Str("name", name).Str("value", value).Msg("unknown parameter ignored")
 	}
+}
+
+// evaluator is the evaluation the eval and eval-file parameters choose.
+func (h *Hub) evaluator() eval.Func {
+	switch {
+	case h.evalName == "classic":
+		return eval.Evaluate
+	case h.evalModel != nil && h.evalModel.Variant == h.variant:
+		return h.evalModel.Evaluate
+	}
+	return eval.Builtin(h.variant).Evaluate
 }
 
 func (h *Hub) ensureEngine() {
@@ -362,6 +404,7 @@ func (h *Hub) ensureEngine() {
 		h.engine = search.NewEngine(h.ttSize, h.log)
 	}
 	h.engine.Tables = h.tables
+	h.engine.Eval = h.evaluator()
 }
 
 // setTables switches to tables of up to pieces pieces, from path when it

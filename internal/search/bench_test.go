@@ -4,15 +4,25 @@ import (
 	"context"
 	"testing"
 
+	"github.com/riodraughts/rio/internal/eval"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/rs/zerolog"
 )
 
 // BenchmarkSearch reports nodes per second of a fixed-depth, one-thread
-// search of the bench positions.
+// search of the bench positions, with each evaluation: the learned one must
+// keep at least 60% of the classic one's nodes/s (engine bench --eval).
 func BenchmarkSearch(b *testing.B) {
-	benchmarkSearch(b, 1)
+	for _, name := range eval.Names {
+		b.Run("eval="+name, func(b *testing.B) {
+			fn, err := eval.Select(movegen.Brazilian, name, "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchmarkSearchEval(b, 1, fn)
+		})
+	}
 }
 
 // BenchmarkSearchThreads2 is BenchmarkSearch with two threads: its ns/op
@@ -23,9 +33,12 @@ func BenchmarkSearchThreads2(b *testing.B) {
 
 // benchmarkSearch times, like engine bench, only the searches: the table
 // is cleared between positions with the timer stopped.
-func benchmarkSearch(b *testing.B, threads int) {
+func benchmarkSearch(b *testing.B, threads int) { benchmarkSearchEval(b, threads, eval.Learned) }
+
+func benchmarkSearchEval(b *testing.B, threads int, fn eval.Func) {
 	var nodes int64
 	e := NewEngine(16, zerolog.Nop())
+	e.Eval = fn
 	for b.Loop() {
 		for _, bp := range BenchPositions {
 			p, err := bp.Variant.ParsePosition(bp.FEN)

@@ -99,7 +99,8 @@ type Engine struct {
 	TT       *tt.Table
 	Log      zerolog.Logger
 	Features Features
-	// Eval scores positions (eval.Evaluate unless a test replaces it).
+	// Eval scores positions: eval.Learned (the built-in learned weights)
+	// unless the host chooses another (eval.Select).
 	Eval func(v *movegen.Variant, p *movegen.Position) int
 	// Tables are the endgame databases probed in the tree (nil: none).
 	// A search uses them only if they are ready when it starts.
@@ -108,7 +109,7 @@ type Engine struct {
 
 // NewEngine returns an engine with a table of hashMiB mebibytes.
 func NewEngine(hashMiB int, log zerolog.Logger) *Engine {
-	return &Engine{TT: tt.New(hashMiB), Log: log, Features: DefaultFeatures, Eval: eval.Evaluate}
+	return &Engine{TT: tt.New(hashMiB), Log: log, Features: DefaultFeatures, Eval: eval.Learned}
 }
 
 // Search is one running search.

@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/riodraughts/rio/internal/eval"
+	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/train"
+)
+
+// dataFiles is --data, repeatable, each value possibly followed by more
+// file names (--data a.bin b.bin).
+type dataFiles []string
+
+func (d *dataFiles) String() string     { return strings.Join(*d, " ") }
+func (d *dataFiles) Set(s string) error { *d = append(*d, s); return nil }
+
+func runTune(ctx context.Context, env *Env, args []string) error {
+	var co common
+	fs := newFlags(lookup("tune"), env, &co)
+	var data dataFiles
+	fs.Var(&data, "data", "training positions written by engine selfplay (several files: --data a b, or --data a --data b)")
+	d := train.DefaultTune
+	out := fs.String("out", "", "weights file to write")
+	fs.IntVar(&d.Epochs, "epochs", d.Epochs, "most passes over the data")
+	fs.IntVar(&d.Patience, "patience", d.Patience, "stop after this many epochs without a better validation loss")
+	fs.Float64Var(&d.L2, "l2", d.L2, "L2 penalty on the pattern weights")
+	fs.Float64Var(&d.Lambda, "lambda", d.Lambda, "weight of the game result in the target (the rest: the search score)")
+	fs.Float64Var(&d.Scale, "scale", 0, "sigmoid scale in hundredths of a man (0: fitted to the data's search scores)")
+	fs.Float64Var(&d.LR, "lr", d.LR, "Adam step size, hundredths of a man")
+	fs.IntVar(&d.Batch, "batch", d.Batch, "positions per step")
+	fs.Float64Var(&d.Validation, "validation", d.Validation, "share of games held out for the validation loss")
+	fs.Uint64Var(&d.Seed, "seed", d.Seed, "random seed (shuffles and the validation split)")
+	fs.IntVar(&d.Threads, "threads", 1, "threads (the result depends on the seed and the thread count only)")
+	initFile := fs.String("init", "", "start from these weights instead of material only")
+	// Flags and file names may mix: the flag package stops at the first
+	// file name after --data, so parse again from the next flag.
+	var v *movegen.Variant
+	rest := args
+	for {
+		var err error
+		if v, err = parseArgs(fs, rest, &co, 1<<20); err != nil {
+			return err
+		}
+		rest = fs.Args()
+		for len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+			data = append(data, rest[0])
+			rest = rest[1:]
+		}
+		if len(rest) == 0 {
+			break
+		}
+	}
+	switch {
+	case len(data) == 0:
+		return usagef("--data is required")
+	case *out == "":
+		return usagef("--out is required")
+	case d.Epochs < 1:
+		return usagef("--epochs %d: want at least 1", d.Epochs)
+	case d.Validation < 0 || d.Validation >= 1:
+		return usagef("--validation %g out of range [0, 1)", d.Validation)
+	case d.Lambda < 0 || d.Lambda > 1:
+		return usagef("--lambda %g out of range [0, 1]", d.Lambda)
+	case d.L2 < 0 || d.LR <= 0 || d.Batch < 1 || d.Scale < 0:
+		return usagef("--l2, --lr, --batch and --scale must be positive")
+	case d.Threads < 1 || d.Threads > maxThreads():
+		return usagef("--threads %d out of range 1-%d", d.Threads, maxThreads())
+	}
+	d.Variant = v
+	if *initFile != "" {
+		m, err := eval.LoadModel(*initFile, v)
+		if err != nil {
+			return usageError{err}
+		}
+		d.Init = m
+	}
+	start := time.Now()
+	var records []train.Record
+	for _, name := range data {
+		f, err := os.Open(name)
+		if err != nil {
+			return usageError{err}
+		}
+		recs, err := train.ReadAll(f, v)
+		f.Close()
+		if err != nil {
+			return usagef("%s: %v", name, err)
+		}
+		records = append(records, recs...)
+	}
+	env.Log.Info().Int("records", len(records)).Dur("took", time.Since(start)).Msg("tune: data read")
+	d.OnEpoch = func(epoch int, tl, vl float64) {
+		fmt.Fprintf(env.Stdout, "epoch=%d loss=%.6f val-loss=%.6f time=%.1f\n", epoch, tl, vl, time.Since(start).Seconds())
+	}
+	m, res, err := train.Tune(records, d)
+	if err != nil {
+		return usageError{err}
+	}
+	if err := m.Save(*out); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "tune variant=%s positions=%d weights=%d loss=%.6f val-loss=%.6f time=%.1f\n",
+		v.Name, res.Train+res.Validation, eval.Params, res.Loss, res.ValLoss, time.Since(start).Seconds())
+	env.Log.Info().Str("result", res.String()).Msg("tune: done")
+	return nil
+}

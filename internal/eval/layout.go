@@ -1,0 +1,247 @@
+package eval
+
+import (
+	"github.com/riodraughts/rio/internal/movegen"
+)
+
+// The learned evaluation's feature layout (layout 1). Everything is seen
+// from White, moving up the board; Black's features are White's on the
+// board turned 180 degrees with the colours swapped, so a position and its
+// colour-flipped twin score the same by construction.
+//
+// Patterns: 15 overlapping windows of 4 rows by 4 files (8 playable
+// squares each), the window (r, c) covering rows r..r+3 (r = 0..4, row 0 at
+// the top) and, in each of those rows, the playing squares c and c+1 of
+// the four (c = 0..2): files 2c..2c+3. A window's configuration is a
+// number in base 3 with one digit per square (0 empty or a king, 1 a white
+// man, 2 a black man), its rows from the top, in each row the left square
+// first: Configs = 3^8 = 6,561 per window.
+//
+// Scalars (the terms patterns cannot see), each the difference between
+// White's count and Black's on the turned board:
+//
+//	ScMen, ScKings          men and kings
+//	ScKingTable + 4a+b      own kings a and enemy kings b (3 for 3 or more): one-hot
+//	ScKingMobility          squares the kings reach
+//	ScDiagonal              kings on the long diagonal
+//	ScRunaway + r-1         men r = 1..4 rows from promotion that nothing can stop
+//	ScTempo                 rows the men have advanced, summed
+//	ScBalance               |men on files a-d - men on files e-h|
+//
+// and ScSideToMove, the score of having the move (not a difference).
+//
+// Every parameter has an opening and an endgame weight; a position's score
+// mixes them by the pieces left: n/24 of the opening weight and (24-n)/24
+// of the endgame one, n the number of pieces (at most 24).
+const (
+	Layout  = 1
+	Windows = 15
+	Configs = 6561
+	// PatternParams is the number of pattern weights per phase.
+	PatternParams = Windows * Configs
+)
+
+// Scalar feature indices, after the patterns.
+const (
+	ScMen = iota
+	ScKings
+	ScKingTable
+	ScKingMobility = ScKingTable + 16
+	ScDiagonal     = ScKingMobility + 1
+	ScRunaway      = ScDiagonal + 1
+	ScTempo        = ScRunaway + 4
+	ScBalance      = ScTempo + 1
+	// Scalars is the number of White-minus-Black scalar features.
+	Scalars = ScBalance + 1
+	// ScSideToMove is the side-to-move term, after the scalars.
+	ScSideToMove = Scalars
+	// ScalarParams counts the scalar weights per phase.
+	ScalarParams = Scalars + 1
+	// PhaseParams is the number of weights per phase; a weights file holds
+	// two phases, opening then endgame.
+	PhaseParams = PatternParams + ScalarParams
+	// Params is the number of weights of a layout-1 file.
+	Params = 2 * PhaseParams
+	// MaxPhase is the piece count of the pure opening weights.
+	MaxPhase = 24
+)
+
+// rowBase[r] is the bit of the first (leftmost) playing square of row r.
+var rowBase = [8]uint{0, 4, 9, 13, 18, 22, 27, 31}
+
+// pairDigits[c][code] is the two-digit base-3 value (left digit first) of
+// playing squares c and c+1 of a row whose white men are code&15 and black
+// men code>>4 (bit i: the row's i-th square from the left).
+var pairDigits [3][256]int32
+
+// Mirror maps a window configuration to that of the turned window on the
+// flipped board: digits reversed, colours swapped.
+var mirror [Configs]int32
+
+func init() {
+	digit := func(code, i int) int32 {
+		switch {
+		case code>>i&1 != 0:
+			return 1
+		case code>>(4+i)&1 != 0:
+			return 2
+		}
+		return 0
+	}
+	for c := range 3 {
+		for code := range 256 {
+			pairDigits[c][code] = digit(code, c)*3 + digit(code, c+1)
+		}
+	}
+	for i := range Configs {
+		x, m := i, 0
+		for range 8 {
+			d := x % 3
+			x /= 3
+			if d != 0 {
+				d = 3 - d
+			}
+			m = m*3 + d
+		}
+		mirror[i] = int32(m)
+	}
+}
+
+// windowOf returns the number of window (r, c).
+func windowOf(r, c int) int { return r*3 + c }
+
+// turnedWindow is the window that (r, c) becomes on the turned board.
+func turnedWindow(w int) int { return windowOf(4-w/3, 2-w%3) }
+
+// configs writes the configuration of every window for white men wm and
+// black men bm (ghost-layout bitboards) into out.
+func configs(wm, bm movegen.Bitboard, out *[Windows]int32) {
+	var t [8][3]int32
+	for r, base := range rowBase {
+		code := (wm>>base)&15 | ((bm>>base)&15)<<4
+		t[r][0] = pairDigits[0][code]
+		t[r][1] = pairDigits[1][code]
+		t[r][2] = pairDigits[2][code]
+	}
+	for r := range 5 {
+		for c := range 3 {
+			out[r*3+c] = ((t[r][c]*9+t[r+1][c])*9+t[r+2][c])*9 + t[r+3][c]
+		}
+	}
+}
+
+// configSlow computes window w's configuration square by square, from the
+// layout's definition: the differential tests hold configs to it.
+func configSlow(wm, bm movegen.Bitboard, w int) int32 {
+	r0, c := w/3, w%3
+	var idx int32
+	for r := r0; r < r0+4; r++ {
+		for f := 2 * c; f < 2*c+4; f++ {
+			if (r+f)%2 == 0 {
+				continue // a light square
+			}
+			sq := squareAt(r, f)
+			var d int32
+			switch {
+			case wm.Has(sq):
+				d = 1
+			case bm.Has(sq):
+				d = 2
+			}
+			idx = idx*3 + d
+		}
+	}
+	return idx
+}
+
+// squareAt returns the playing square at row r and file f.
+func squareAt(r, f int) movegen.Square {
+	for n := 1; n <= 32; n++ {
+		sq := movegen.STD.Square(n)
+		if movegen.Row(sq) == r && movegen.File(sq) == f {
+			return sq
+		}
+	}
+	panic("eval: no playing square there")
+}
+
+// scalars adds the scalar features of the side owning own (moving up the
+// board) against opp to f with sign sign.
+func scalars(own, opp, kings movegen.Bitboard, sign int32, f *[Scalars]int32) {
+	men := own &^ kings
+	ownKings := own & kings
+	oppKings := opp & kings
+	nk, ok := ownKings.Count(), oppKings.Count()
+	f[ScMen] += sign * int32(men.Count())
+	f[ScKings] += sign * int32(nk)
+	f[ScKingTable+4*min(nk, 3)+min(ok, 3)] += sign
+	if ownKings != 0 {
+		empty := movegen.Valid &^ (own | opp)
+		mob := 0
+		for b := ownKings; b != 0; b &= b - 1 {
+			mob += movegen.KingReach(b.First(), empty).Count()
+		}
+		f[ScKingMobility] += sign * int32(mob)
+		f[ScDiagonal] += sign * int32((ownKings & longDiagonal).Count())
+	}
+	if oppKings == 0 {
+		for b := men & runawayRows; b != 0; b &= b - 1 {
+			sq := b.First()
+			if cone[sq]&opp == 0 {
+				f[ScRunaway+rowsToGo[sq]-1] += sign
+			}
+		}
+	}
+	tempo := 0
+	for b := men; b != 0; b &= b - 1 {
+		tempo += 7 - rowsToGo[b.First()]
+	}
+	f[ScTempo] += sign * int32(tempo)
+	d := (men & leftHalf).Count() - (men &^ leftHalf).Count()
+	f[ScBalance] += sign * int32(abs(d))
+}
+
+// Features are a position's learned-evaluation features, as the trainer
+// sees them: the score for White is
+//
+//	sum over phases ph of mix[ph] * (sum_w θ[ph][w*Configs+Own[w]] - θ[ph][w*Configs+Turned[w]]
+//	                                 + sum_s θ[ph][PatternParams+s] * Scalar[s])
+//
+// and the score for the side to move is Sign times that plus the mixed
+// side-to-move weight.
+type Features struct {
+	// Own[w] is window w's configuration on the board, Turned[w] on the
+	// colour-flipped board.
+	Own, Turned [Windows]int32
+	Scalar      [Scalars]int32
+	// Pieces is the phase: the number of pieces, at most MaxPhase.
+	Pieces int32
+	// Sign is +1 with White to move, -1 with Black.
+	Sign int32
+}
+
+// Extract fills f with the features of p.
+func Extract(p *movegen.Position, f *Features) {
+	w, b, k := p.Pieces[movegen.White], p.Pieces[movegen.Black], p.Kings
+	configs(w&^k, b&^k, &f.Own)
+	wf, bf, kf := b.Flip(), w.Flip(), k.Flip() // the colour-flipped board
+	configs(wf&^kf, bf&^kf, &f.Turned)
+	f.Scalar = [Scalars]int32{}
+	scalars(w, b, k, 1, &f.Scalar)
+	scalars(wf, bf, kf, -1, &f.Scalar)
+	f.Pieces = int32(min(p.Occupied().Count(), MaxPhase))
+	f.Sign = 1
+	if p.Side == movegen.Black {
+		f.Sign = -1
+	}
+}
+
+// Trainable reports whether the learned weights score p: false where the
+// endgame knowledge decides (a lone king against what cannot or must
+// win) or kings-only endings are pulled towards a draw.
+func Trainable(v *movegen.Variant, p *movegen.Position) bool {
+	if _, ok := endgame(v, WeightsOf(v), p); ok {
+		return false
+	}
+	return scaleKingsOnly(p, 1000) == 1000
+}

@@ -1,0 +1,116 @@
+package eval
+
+import (
+	"github.com/riodraughts/rio/internal/movegen"
+)
+
+// Unit is the weights' fixed-point scale: a weight of Unit is a hundredth
+// of a man.
+const Unit = 16
+
+// Model is a learned evaluation: one variant's weights (layout 1), and the
+// tables derived from them for a fast evaluation.
+type Model struct {
+	// Variant is the variant the weights were trained for.
+	Variant *movegen.Variant
+	// Params are the weights as stored: [phase][PhaseParams], opening
+	// first, in 1/Unit hundredths of a man.
+	Params []int16
+	// pat[w*Configs+i] are window w's folded opening and endgame weights
+	// for configuration i: the window's own weight less that of the turned
+	// window's mirrored configuration (what the same squares give Black),
+	// so one lookup per window scores both colours.
+	pat []patWeight
+	// sc[ph] are the scalar weights of phase ph.
+	sc [2][ScalarParams]int32
+}
+
+type patWeight [2]int32
+
+// NewModel builds a model from weights in the stored layout (len Params).
+func NewModel(v *movegen.Variant, params []int16) *Model {
+	m := &Model{Variant: v, Params: params, pat: make([]patWeight, PatternParams)}
+	for w := range Windows {
+		tw := turnedWindow(w)
+		for i := range Configs {
+			for ph := range 2 {
+				own := int32(params[ph*PhaseParams+w*Configs+i])
+				turned := int32(params[ph*PhaseParams+tw*Configs+int(mirror[i])])
+				m.pat[w*Configs+i][ph] = own - turned
+			}
+		}
+	}
+	for ph := range 2 {
+		for s := range ScalarParams {
+			m.sc[ph][s] = int32(params[ph*PhaseParams+PatternParams+s])
+		}
+	}
+	return m
+}
+
+// Evaluate returns the score of p for the side to move, in hundredths of a
+// man. It computes every feature from scratch: about as fast as the
+// classic evaluation (BenchmarkEvaluate), no allocation.
+func (m *Model) Evaluate(v *movegen.Variant, p *movegen.Position) int {
+	if s, ok := endgame(v, WeightsOf(v), p); ok {
+		return s
+	}
+	w, b, k := p.Pieces[movegen.White], p.Pieces[movegen.Black], p.Kings
+	var cfg [Windows]int32
+	configs(w&^k, b&^k, &cfg)
+	var open, end int32
+	for i, c := range cfg {
+		pw := &m.pat[i*Configs+int(c)]
+		open += pw[0]
+		end += pw[1]
+	}
+	var f [Scalars]int32
+	scalars(w, b, k, 1, &f)
+	scalars(b.Flip(), w.Flip(), k.Flip(), -1, &f)
+	for s, x := range f {
+		if x != 0 {
+			open += x * m.sc[0][s]
+			end += x * m.sc[1][s]
+		}
+	}
+	if p.Side == movegen.Black {
+		open, end = -open, -end
+	}
+	open += m.sc[0][ScSideToMove]
+	end += m.sc[1][ScSideToMove]
+	return m.finish(p, open, end)
+}
+
+// finish mixes the phases and scales to hundredths of a man.
+func (m *Model) finish(p *movegen.Position, open, end int32) int {
+	n := int32(min(p.Occupied().Count(), MaxPhase))
+	s := int((open*n + end*(MaxPhase-n)) / (MaxPhase * Unit))
+	if p.Kings == p.Occupied() {
+		// scaleKingsOnly works from White's view; the sign does not matter.
+		s = scaleKingsOnly(p, s)
+	}
+	return max(min(s, KnownWin-1), -KnownWin+1)
+}
+
+// evaluateSlow scores p from its Features and the stored weights, with
+// the same integer arithmetic as Evaluate: the tests hold the fast path to
+// it.
+func (m *Model) evaluateSlow(v *movegen.Variant, p *movegen.Position) int {
+	if s, ok := endgame(v, WeightsOf(v), p); ok {
+		return s
+	}
+	var f Features
+	Extract(p, &f)
+	var sum [2]int32
+	for ph := range 2 {
+		base := m.Params[ph*PhaseParams:]
+		for w := range Windows {
+			sum[ph] += int32(base[w*Configs+int(f.Own[w])]) - int32(base[w*Configs+int(f.Turned[w])])
+		}
+		for s, x := range f.Scalar {
+			sum[ph] += x * int32(base[PatternParams+s])
+		}
+		sum[ph] = f.Sign*sum[ph] + int32(base[PatternParams+ScSideToMove])
+	}
+	return m.finish(p, sum[0], sum[1])
+}

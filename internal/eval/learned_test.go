@@ -1,0 +1,150 @@
+package eval
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/riodraughts/rio/internal/movegen"
+)
+
+// randomPositions returns positions of random games of v.
+func randomPositions(v *movegen.Variant, games int, seed uint64) []movegen.Position {
+	rng := rand.New(rand.NewPCG(seed, uint64(v.GameType)))
+	var out []movegen.Position
+	var buf [movegen.MaxMoves]movegen.Move
+	for range games {
+		p := v.Start()
+		for range 150 {
+			out = append(out, p)
+			moves := v.Generate(&p, buf[:0])
+			if len(moves) == 0 {
+				break
+			}
+			p = p.Play(moves[rng.IntN(len(moves))])
+		}
+	}
+	return out
+}
+
+// randomModel has weights drawn at random, so that every table entry and
+// every fold is exercised.
+func randomModel(v *movegen.Variant, seed uint64) *Model {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	p := make([]int16, Params)
+	for i := range p {
+		p[i] = int16(rng.IntN(2001) - 1000)
+	}
+	return NewModel(v, p)
+}
+
+// TestConfigsMatchDefinition: the row-table configuration of every window
+// equals the square-by-square computation of the layout's definition.
+func TestConfigsMatchDefinition(t *testing.T) {
+	for _, v := range movegen.Variants {
+		for _, p := range randomPositions(v, 30, 1) {
+			men := p.Occupied() &^ p.Kings
+			wm, bm := men&p.Pieces[movegen.White], men&p.Pieces[movegen.Black]
+			var fast [Windows]int32
+			configs(wm, bm, &fast)
+			for w := range Windows {
+				if slow := configSlow(wm, bm, w); fast[w] != slow {
+					t.Fatalf("%s %s window %d: %d, by definition %d", v.Name, v.FormatFEN(&p, false), w, fast[w], slow)
+				}
+			}
+		}
+	}
+}
+
+// TestTurnedWindows: on the colour-flipped board, the turned window holds
+// the mirrored configuration (what the fold relies on).
+func TestTurnedWindows(t *testing.T) {
+	for _, p := range randomPositions(movegen.Russian, 30, 2) {
+		var f Features
+		Extract(&p, &f)
+		for w := range Windows {
+			if got, want := f.Turned[turnedWindow(w)], mirror[f.Own[w]]; got != want {
+				t.Fatalf("window %d: turned %d, mirror of own %d", w, got, want)
+			}
+		}
+		if turnedWindow(turnedWindow(7)) != 7 {
+			t.Fatal("turning twice is not the identity")
+		}
+	}
+	for i := range Configs {
+		if mirror[mirror[i]] != int32(i) {
+			t.Fatalf("mirror of mirror of %d is %d", i, mirror[mirror[i]])
+		}
+	}
+}
+
+// TestFoldedEqualsFeatures: the fast evaluation (one folded lookup per
+// window) scores exactly as the features times the stored weights.
+func TestFoldedEqualsFeatures(t *testing.T) {
+	for _, v := range movegen.Variants {
+		models := []*Model{randomModel(v, 3), Builtin(v)}
+		for _, p := range randomPositions(v, 20, 3) {
+			for _, m := range models {
+				if a, b := m.Evaluate(v, &p), m.evaluateSlow(v, &p); a != b {
+					t.Fatalf("%s %s: fast %d, from features %d", v.Name, v.FormatFEN(&p, false), a, b)
+				}
+			}
+		}
+	}
+}
+
+// TestLearnedColourSymmetry: a position and its colour-flipped twin score
+// the same under any weights.
+func TestLearnedColourSymmetry(t *testing.T) {
+	for _, v := range movegen.Variants {
+		models := []*Model{randomModel(v, 4), Builtin(v)}
+		for _, p := range randomPositions(v, 40, 4) {
+			q := p.Flip()
+			for _, m := range models {
+				if a, b := m.Evaluate(v, &p), m.Evaluate(v, &q); a != b {
+					t.Fatalf("%s %s scores %d, its twin %d", v.Name, v.FormatFEN(&p, false), a, b)
+				}
+			}
+		}
+	}
+}
+
+// TestLearnedMaterialSign: with the built-in weights, a side a piece up
+// in positions of men only or kings only is better, whoever moves.
+func TestLearnedMaterialSign(t *testing.T) {
+	cases := []string{
+		"W:W21,22,23,24,25:B5,6,7,8",     // men only, White a man up
+		"W:W18,21,26,27,29,30:B1,3,5,10", // men only, two up
+		"W:WK1,K10,K20,K30:BK5,K15",      // kings only, 4 against 2
+		"W:WK18,K23,K27:BK4,K9",          // 3 kings against 2
+		"W:W22,23,K30:B6,7",              // a king and men against men
+	}
+	for _, v := range movegen.Variants {
+		for _, fen := range cases {
+			// FENs in STD numbering; positions are the same board in every variant.
+			p, err := movegen.Brazilian.ParseFEN(fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, side := range []movegen.Color{movegen.White, movegen.Black} {
+				p.Side = side
+				p.Hash = p.ComputeHash()
+				s := Learned(v, &p)
+				if side == movegen.Black {
+					s = -s
+				}
+				if s <= 0 {
+					t.Errorf("%s %s, %s to move: White scores %d, want > 0", v.Name, fen, side, s)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkEvaluateLearned(b *testing.B) {
+	v := movegen.Brazilian
+	p, _ := v.ParseFEN("W:W17,21,22,23,24,25,26,28,K30:B1,2,3,4,6,7,8,9,11,12,K14")
+	n := 0
+	for b.Loop() {
+		n += Learned(v, &p)
+	}
+}

@@ -1,0 +1,248 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/riodraughts/rio/internal/egdb"
+	"github.com/riodraughts/rio/internal/game"
+	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/search"
+	"github.com/riodraughts/rio/internal/tt"
+	"github.com/rs/zerolog"
+)
+
+// SelfPlayConfig describes a self-play run.
+type SelfPlayConfig struct {
+	Variant *movegen.Variant
+	// Games is the number of games of the whole (unsharded) run; game i
+	// (0-based) belongs to shard i%Shards+1.
+	Games         int
+	Shard, Shards int
+	// Limits is each move's search limit (nodes or depth keep a run
+	// reproducible; move time does not).
+	Limits search.Limits
+	// Openings are the start positions; game i starts from one its own
+	// random generator picks.
+	Openings []movegen.Position
+	// RandomPlies uniformly random legal moves are played after the
+	// opening, before the searched moves; their positions are not written.
+	RandomPlies int
+	// Threads is the number of games played at once (one search thread each).
+	Threads int
+	Seed    uint64
+	// Eval scores positions for both players.
+	Eval func(*movegen.Variant, *movegen.Position) int
+	// Tables are endgame databases the searches probe (nil: none).
+	Tables  *egdb.Tables
+	HashMiB int
+	// MaxPlies ends a game as a draw (0: 400).
+	MaxPlies int
+	Log      zerolog.Logger
+	// OnGame, if set, hears of each finished game (from the writer's
+	// goroutine, in game order).
+	OnGame func(GameSummary)
+}
+
+// GameSummary is what a finished self-play game reports.
+type GameSummary struct {
+	Index     int // 0-based number in the unsharded run
+	Plies     int
+	Positions int // records written
+	Result    game.Result
+	Reason    string
+}
+
+// Totals add up a run.
+type Totals struct {
+	Games, Positions, WhiteWins, Draws, BlackWins int
+}
+
+// SelfPlay plays the configured shard of games and writes the records of
+// each game to w in game order, one Write per game. The records depend only
+// on the configuration (with node or depth limits), not on Threads or on
+// which goroutine played which game: each game has its own random
+// generator, seeded by (Seed, game number), and starts from an empty table.
+func SelfPlay(ctx context.Context, cfg SelfPlayConfig, w io.Writer) (Totals, error) {
+	var tot Totals
+	if cfg.Shards < 1 || cfg.Shard < 1 || cfg.Shard > cfg.Shards {
+		return tot, fmt.Errorf("shard %d/%d out of range", cfg.Shard, cfg.Shards)
+	}
+	if len(cfg.Openings) == 0 {
+		return tot, fmt.Errorf("no openings")
+	}
+	if cfg.MaxPlies <= 0 {
+		cfg.MaxPlies = 400
+	}
+	if cfg.HashMiB <= 0 {
+		cfg.HashMiB = 16
+	}
+	threads := max(cfg.Threads, 1)
+	var mine []int
+	for i := cfg.Shard - 1; i < cfg.Games; i += cfg.Shards {
+		mine = append(mine, i)
+	}
+
+	type done struct {
+		seq  int
+		data []byte
+		sum  GameSummary
+		err  error
+	}
+	jobs := make(chan int)
+	results := make(chan done, threads)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e := search.NewEngine(cfg.HashMiB, cfg.Log)
+			if cfg.Eval != nil {
+				e.Eval = cfg.Eval
+			}
+			e.Tables = cfg.Tables
+			for seq := range jobs {
+				data, sum, err := playOne(ctx, &cfg, e, mine[seq])
+				results <- done{seq, data, sum, err}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for seq := range mine {
+			select {
+			case jobs <- seq:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	// Write in game order whatever finishes first.
+	pending := map[int]done{}
+	next := 0
+	var firstErr error
+	for d := range results {
+		if firstErr != nil {
+			continue
+		}
+		if d.err != nil {
+			firstErr = d.err
+			cancel()
+			continue
+		}
+		pending[d.seq] = d
+		for {
+			d, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			if len(d.data) > 0 {
+				if _, err := w.Write(d.data); err != nil {
+					firstErr = err
+					cancel()
+					break
+				}
+			}
+			tot.Games++
+			tot.Positions += d.sum.Positions
+			switch d.sum.Result {
+			case game.WhiteWins:
+				tot.WhiteWins++
+			case game.BlackWins:
+				tot.BlackWins++
+			default:
+				tot.Draws++
+			}
+			if cfg.OnGame != nil {
+				cfg.OnGame(d.sum)
+			}
+		}
+	}
+	if firstErr == nil && ctx.Err() != nil && next < len(mine) {
+		firstErr = ctx.Err()
+	}
+	return tot, firstErr
+}
+
+// Quiet reports whether neither side of p has a capture: the positions a
+// static evaluation is meant for.
+func Quiet(v *movegen.Variant, p *movegen.Position) bool {
+	if v.HasCapture(p) {
+		return false
+	}
+	q := *p
+	q.Side = q.Side.Other()
+	return !v.HasCapture(&q)
+}
+
+// playOne plays game number idx and returns its records.
+func playOne(ctx context.Context, cfg *SelfPlayConfig, e *search.Engine, idx int) ([]byte, GameSummary, error) {
+	v := cfg.Variant
+	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(idx)))
+	g := game.New(v, cfg.Openings[rng.IntN(len(cfg.Openings))])
+	sum := GameSummary{Index: idx}
+	e.TT.Clear()
+	var buf [movegen.MaxMoves]movegen.Move
+	for range cfg.RandomPlies {
+		p := g.Position()
+		moves := v.Generate(&p, buf[:0])
+		if len(moves) == 0 || g.Outcome().Result != game.Ongoing {
+			break
+		}
+		if err := g.Play(moves[rng.IntN(len(moves))]); err != nil {
+			return nil, sum, err
+		}
+	}
+	type scored struct {
+		pos   movegen.Position
+		score int
+	}
+	var kept []scored
+	result, reason := game.Draw, fmt.Sprintf("%d plies", cfg.MaxPlies)
+	for g.Ply() < cfg.MaxPlies {
+		if o := g.Outcome(); o.Result != game.Ongoing {
+			result, reason = o.Result, o.Reason
+			break
+		}
+		res := e.Run(ctx, g, cfg.Limits, search.Options{Threads: 1}, nil)
+		if ctx.Err() != nil {
+			return nil, sum, ctx.Err()
+		}
+		p := g.Position()
+		if res.Score > tt.MateBound || res.Score < -tt.MateBound {
+			// A proven win: the game's end is known.
+			result, reason = game.WhiteWins, "proven win"
+			if (res.Score > 0) != (p.Side == movegen.White) {
+				result = game.BlackWins
+			}
+			break
+		}
+		if Quiet(v, &p) {
+			kept = append(kept, scored{p, res.Score})
+		}
+		if err := g.Play(res.Move); err != nil {
+			return nil, sum, fmt.Errorf("game %d: %w", idx+1, err)
+		}
+	}
+	if g.Ply() >= cfg.MaxPlies {
+		if o := g.Outcome(); o.Result != game.Ongoing {
+			result, reason = o.Result, o.Reason // the game ended on the last ply
+		}
+	}
+	sum.Plies, sum.Result, sum.Reason, sum.Positions = g.Ply(), result, reason, len(kept)
+	data := make([]byte, 0, len(kept)*RecordSize)
+	for i, k := range kept {
+		r := Record{Pos: k.pos, Result: result, Score: int16(max(min(k.score, 32767), -32767)), First: i == 0, GameType: uint8(v.GameType)}
+		data = r.Append(data)
+	}
+	return data, sum, nil
+}

@@ -1,0 +1,368 @@
+package train
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/riodraughts/rio/internal/eval"
+	"github.com/riodraughts/rio/internal/game"
+	"github.com/riodraughts/rio/internal/movegen"
+)
+
+// TuneConfig sets up a fit of the learned weights.
+type TuneConfig struct {
+	Variant *movegen.Variant
+	// Epochs is the most passes over the training set; training stops
+	// earlier when the validation loss has not improved for Patience epochs.
+	Epochs, Patience int
+	// L2 is the ridge penalty on the pattern weights (per weight, in
+	// hundredths of a man squared, added to the mean loss).
+	L2 float64
+	// Lambda is the weight of the game result in the target; the rest is
+	// the search score through the same sigmoid (1: results only).
+	Lambda float64
+	// Scale is the sigmoid's scale in hundredths of a man: p(win) =
+	// 1/(1+exp(-score/Scale)). 0: fitted to the data's search scores, so
+	// the learned scores keep the scale of the evaluation that played.
+	Scale float64
+	// LR is Adam's step in hundredths of a man; Batch the positions per step.
+	LR    float64
+	Batch int
+	// Validation is the share of games held out to judge the fit.
+	Validation float64
+	Seed       uint64
+	Threads    int
+	// Init, if set, are the starting weights (else material only).
+	Init *eval.Model
+	// OnEpoch hears of each epoch's losses.
+	OnEpoch func(epoch int, train, val float64)
+}
+
+// TuneResult describes a finished fit.
+type TuneResult struct {
+	Train, Validation int // positions used
+	Epochs            int
+	Loss, ValLoss     float64 // of the kept (best) epoch
+	Scale             float64
+}
+
+// sample is one training position, its features precomputed.
+type sample struct {
+	own, turned [eval.Windows]uint16
+	scalar      [eval.Scalars]int16
+	pieces      int8
+	sign        int8
+	target      float32
+}
+
+// DefaultTune are the settings engine tune starts from.
+var DefaultTune = TuneConfig{Epochs: 100, Patience: 3, L2: 0, Lambda: 0.7, LR: 2, Batch: 16384, Validation: 0.1, Seed: 1, Threads: 1}
+
+// Tune fits the learned weights to records by logistic regression (Adam
+// over mini-batches, deterministic for a seed and a thread count) and
+// returns the model of the epoch with the lowest validation loss.
+func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
+	var res TuneResult
+	v := cfg.Variant
+	threads := max(cfg.Threads, 1)
+	if cfg.Batch <= 0 || cfg.LR <= 0 || cfg.Epochs <= 0 || cfg.Lambda < 0 || cfg.Lambda > 1 || cfg.L2 < 0 || cfg.Validation < 0 || cfg.Validation >= 1 {
+		return nil, res, errors.New("bad tuning settings")
+	}
+	// Hold out whole games: positions of one game are alike.
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x7475_6e65))
+	var trainIdx, valIdx []int
+	inVal := false
+	for i := range records {
+		if records[i].First || i == 0 {
+			inVal = rng.Float64() < cfg.Validation
+		}
+		if !eval.Trainable(v, &records[i].Pos) {
+			continue
+		}
+		if inVal {
+			valIdx = append(valIdx, i)
+		} else {
+			trainIdx = append(trainIdx, i)
+		}
+	}
+	if len(trainIdx) == 0 {
+		// Every game was held out (a tiny file): train on them instead.
+		trainIdx, valIdx = valIdx, nil
+	}
+	if len(trainIdx) == 0 {
+		return nil, res, errors.New("no trainable positions")
+	}
+	// Without held-out games (--validation 0, or too few games), epochs
+	// are judged by the loss over the training set.
+	shared := len(valIdx) == 0
+	res.Train, res.Validation = len(trainIdx), len(valIdx)
+	res.Scale = cfg.Scale
+	if res.Scale <= 0 {
+		res.Scale = fitScale(records, trainIdx)
+	}
+	k := res.Scale
+	tr := prepare(records, trainIdx, cfg.Lambda, k, threads)
+	va := prepare(records, valIdx, cfg.Lambda, k, threads)
+
+	theta := make([]float64, eval.Params)
+	if cfg.Init != nil {
+		for i, x := range cfg.Init.Params {
+			theta[i] = float64(x) / eval.Unit
+		}
+	} else {
+		w := eval.WeightsOf(v)
+		for ph := range 2 {
+			theta[ph*eval.PhaseParams+eval.PatternParams+eval.ScMen] = float64(w.Man)
+			theta[ph*eval.PhaseParams+eval.PatternParams+eval.ScKings] = float64(w.King)
+		}
+	}
+	adamM := make([]float64, eval.Params)
+	adamV := make([]float64, eval.Params)
+	grads := make([][]float64, threads)
+	for t := range grads {
+		grads[t] = make([]float64, eval.Params)
+	}
+	best := append([]float64(nil), theta...)
+	bestVal, bestTrain := math.Inf(1), 0.0
+	order := make([]int32, len(tr))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	step := 0
+	stale := 0
+	const beta1, beta2 = 0.9, 0.999
+	// eps damps the steps of rarely seen weights: below about one position
+	// in 200 their gradients stay under it and they move like plain
+	// gradient descent instead of at Adam's full step.
+	const eps = 1e-5
+	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		var lossSum float64
+		for start := 0; start < len(order); start += cfg.Batch {
+			batch := order[start:min(start+cfg.Batch, len(order))]
+			losses := make([]float64, threads)
+			parallel(threads, len(batch), func(t, lo, hi int) {
+				losses[t] = accumulate(tr, batch[lo:hi], theta, k, grads[t])
+			})
+			for _, l := range losses {
+				lossSum += l
+			}
+			step++
+			n := float64(len(batch))
+			c1 := 1 - math.Pow(beta1, float64(step))
+			c2 := 1 - math.Pow(beta2, float64(step))
+			parallel(threads, eval.Params, func(_, lo, hi int) {
+				for i := lo; i < hi; i++ {
+					g := 0.0
+					for t := range grads {
+						g += grads[t][i]
+						grads[t][i] = 0
+					}
+					g /= n
+					if i%eval.PhaseParams < eval.PatternParams {
+						g += 2 * cfg.L2 * theta[i]
+					}
+					adamM[i] = beta1*adamM[i] + (1-beta1)*g
+					adamV[i] = beta2*adamV[i] + (1-beta2)*g*g
+					theta[i] -= cfg.LR * (adamM[i] / c1) / (math.Sqrt(adamV[i]/c2) + eps)
+				}
+			})
+		}
+		trainLoss := lossSum / float64(len(tr))
+		judged := va
+		if shared {
+			judged = tr
+		}
+		valLoss := meanLoss(judged, theta, k, threads)
+		res.Epochs = epoch
+		if cfg.OnEpoch != nil {
+			cfg.OnEpoch(epoch, trainLoss, valLoss)
+		}
+		if valLoss < bestVal-1e-7 {
+			bestVal, bestTrain, stale = valLoss, trainLoss, 0
+			copy(best, theta)
+		} else if stale++; cfg.Patience > 0 && stale >= cfg.Patience {
+			break
+		}
+	}
+	res.Loss, res.ValLoss = bestTrain, bestVal
+	params := make([]int16, eval.Params)
+	for i, x := range best {
+		params[i] = int16(max(min(math.Round(x*eval.Unit), 32767), -32767))
+	}
+	return eval.NewModel(v, params), res, nil
+}
+
+// parallel splits [0, n) into threads contiguous ranges and runs f on
+// each; the split depends only on n and threads.
+func parallel(threads, n int, f func(t, lo, hi int)) {
+	if threads == 1 {
+		f(0, 0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for t := range threads {
+		lo, hi := n*t/threads, n*(t+1)/threads
+		wg.Add(1)
+		go func() { defer wg.Done(); f(t, lo, hi) }()
+	}
+	wg.Wait()
+}
+
+// prepare computes the features and targets of records[idx].
+func prepare(records []Record, idx []int, lambda, k float64, threads int) []sample {
+	out := make([]sample, len(idx))
+	parallel(threads, len(idx), func(_, lo, hi int) {
+		var f eval.Features
+		for j := lo; j < hi; j++ {
+			r := &records[idx[j]]
+			eval.Extract(&r.Pos, &f)
+			s := &out[j]
+			for w := range eval.Windows {
+				s.own[w], s.turned[w] = uint16(f.Own[w]), uint16(f.Turned[w])
+			}
+			for i, x := range f.Scalar {
+				s.scalar[i] = int16(x)
+			}
+			s.pieces, s.sign = int8(f.Pieces), int8(f.Sign)
+			result := 0.5
+			switch r.Result {
+			case game.WhiteWins:
+				result = 1
+			case game.BlackWins:
+				result = 0
+			}
+			if f.Sign < 0 {
+				result = 1 - result
+			}
+			s.target = float32(lambda*result + (1-lambda)*sigmoid(float64(r.Score)/k))
+		}
+	})
+	return out
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// score is the model's score of s for the side to move, in hundredths of
+// a man, the float twin of eval.Model.Evaluate.
+func (s *sample) score(theta []float64) (float64, [2]float64) {
+	mixOpen := float64(s.pieces) / eval.MaxPhase
+	mix := [2]float64{mixOpen, 1 - mixOpen}
+	total := 0.0
+	for ph := range 2 {
+		base := theta[ph*eval.PhaseParams : (ph+1)*eval.PhaseParams]
+		sum := 0.0
+		for w := range eval.Windows {
+			sum += base[w*eval.Configs+int(s.own[w])] - base[w*eval.Configs+int(s.turned[w])]
+		}
+		for i, x := range s.scalar {
+			if x != 0 {
+				sum += float64(x) * base[eval.PatternParams+i]
+			}
+		}
+		total += mix[ph] * (float64(s.sign)*sum + base[eval.PatternParams+eval.ScSideToMove])
+	}
+	return total, mix
+}
+
+// loss is the cross-entropy of a prediction p against target t.
+func loss(p, t float64) float64 {
+	const tiny = 1e-12
+	return -(t*math.Log(max(p, tiny)) + (1-t)*math.Log(max(1-p, tiny)))
+}
+
+// accumulate adds the loss gradient of the samples in batch to grad and
+// returns their summed loss.
+func accumulate(data []sample, batch []int32, theta []float64, k float64, grad []float64) float64 {
+	total := 0.0
+	for _, i := range batch {
+		s := &data[i]
+		sc, mix := s.score(theta)
+		p := sigmoid(sc / k)
+		t := float64(s.target)
+		total += loss(p, t)
+		d := (p - t) / k
+		for ph := range 2 {
+			g := d * mix[ph]
+			base := grad[ph*eval.PhaseParams : (ph+1)*eval.PhaseParams]
+			base[eval.PatternParams+eval.ScSideToMove] += g
+			g *= float64(s.sign)
+			for w := range eval.Windows {
+				base[w*eval.Configs+int(s.own[w])] += g
+				base[w*eval.Configs+int(s.turned[w])] -= g
+			}
+			for j, x := range s.scalar {
+				if x != 0 {
+					base[eval.PatternParams+j] += g * float64(x)
+				}
+			}
+		}
+	}
+	return total
+}
+
+// meanLoss is the mean loss of the model over data.
+func meanLoss(data []sample, theta []float64, k float64, threads int) float64 {
+	if len(data) == 0 {
+		return 0
+	}
+	sums := make([]float64, threads)
+	parallel(threads, len(data), func(t, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			sc, _ := data[i].score(theta)
+			sums[t] += loss(sigmoid(sc/k), float64(data[i].target))
+		}
+	})
+	total := 0.0
+	for _, s := range sums {
+		total += s
+	}
+	return total / float64(len(data))
+}
+
+// fitScale finds the sigmoid scale under which the recorded search
+// scores best predict the results (golden-section search over 20-2000).
+func fitScale(records []Record, idx []int) float64 {
+	f := func(k float64) float64 {
+		total := 0.0
+		for _, i := range idx {
+			r := &records[i]
+			result := 0.5
+			switch r.Result {
+			case game.WhiteWins:
+				result = 1
+			case game.BlackWins:
+				result = 0
+			}
+			if r.Pos.Side == movegen.Black {
+				result = 1 - result
+			}
+			total += loss(sigmoid(float64(r.Score)/k), result)
+		}
+		return total
+	}
+	lo, hi := 20.0, 2000.0
+	g := (math.Sqrt(5) - 1) / 2
+	a, b := hi-g*(hi-lo), lo+g*(hi-lo)
+	fa, fb := f(a), f(b)
+	for hi-lo > 1 {
+		if fa < fb {
+			hi, b, fb = b, a, fa
+			a = hi - g*(hi-lo)
+			fa = f(a)
+		} else {
+			lo, a, fa = a, b, fb
+			b = lo + g*(hi-lo)
+			fb = f(b)
+		}
+	}
+	return math.Round((lo + hi) / 2)
+}
+
+// String describes a result.
+func (r TuneResult) String() string {
+	return fmt.Sprintf("positions=%d validation=%d epochs=%d loss=%.6f val-loss=%.6f scale=%.0f", r.Train, r.Validation, r.Epochs, r.Loss, r.ValLoss, r.Scale)
+}

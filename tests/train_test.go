@@ -1,0 +1,355 @@
+package tests
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// recordSize is the size of one training position written by selfplay.
+const recordSize = 16
+
+var (
+	selfplayLine = regexp.MustCompile(`^selfplay variant=(\w+) games=(\d+) positions=(\d+) white=(\d+) draws=(\d+) black=(\d+) time=\d+\.\d$`)
+	epochLine    = regexp.MustCompile(`^epoch=(\d+) loss=\d+\.\d{6} val-loss=\d+\.\d{6} time=\d+\.\d$`)
+	tuneLine     = regexp.MustCompile(`^tune variant=(\w+) positions=(\d+) weights=(\d+) loss=(\d+\.\d{6}) val-loss=(\d+\.\d{6}) time=\d+\.\d$`)
+	bestmoveLine = regexp.MustCompile(`^bestmove \d+[-x]\d+(x\d+)*( ponder \S+)?$`)
+)
+
+// selfplayArgs are the arguments of a small, quick, reproducible run.
+func selfplayArgs(out string, extra ...string) []string {
+	args := []string{"selfplay", "--variant", "russian", "--games", "6", "--nodes", "300", "--threads", "2", "--seed", "3", "--out", out}
+	return append(args, extra...)
+}
+
+// selfplay runs engine selfplay and returns the games and positions its
+// summary line reports.
+func selfplay(t *testing.T, args ...string) (games, positions int) {
+	t.Helper()
+	r := run(t, "", args...)
+	ls := lines(r.stdout)
+	if r.code != 0 || len(ls) != 1 {
+		t.Fatalf("%v: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
+	}
+	m := selfplayLine.FindStringSubmatch(ls[0])
+	if m == nil {
+		t.Fatalf("%v: summary line %q", args, ls[0])
+	}
+	n := make([]int, 7)
+	for i := 2; i <= 6; i++ {
+		n[i], _ = strconv.Atoi(m[i])
+	}
+	if m[1] != "russian" {
+		t.Errorf("%v: variant %s in %q", args, m[1], ls[0])
+	}
+	if n[4]+n[5]+n[6] != n[2] {
+		t.Errorf("%v: results do not add up to the games: %q", args, ls[0])
+	}
+	return n[2], n[3]
+}
+
+func fileSize(t *testing.T, path string) int {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(fi.Size())
+}
+
+// gamesOf splits a file of records into its games (byte 12 bit 3 marks the
+// first record of a game).
+func gamesOf(t *testing.T, data []byte) []string {
+	t.Helper()
+	if len(data)%recordSize != 0 {
+		t.Fatalf("%d bytes: not whole records", len(data))
+	}
+	var games []string
+	start := 0
+	for off := recordSize; off <= len(data); off += recordSize {
+		if off == len(data) || data[off+12]&8 != 0 {
+			games = append(games, string(data[start:off]))
+			start = off
+		}
+	}
+	if len(data) > 0 && data[12]&8 == 0 {
+		t.Errorf("the first record is not marked first of its game")
+	}
+	return games
+}
+
+func TestSelfplayTunePipeline(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "d.bin")
+	games, n := selfplay(t, selfplayArgs(data)...)
+	if games != 6 || n == 0 {
+		t.Fatalf("games=%d positions=%d", games, n)
+	}
+	if size := fileSize(t, data); size != n*recordSize {
+		t.Fatalf("%d positions, file of %d bytes, want %d", n, size, n*recordSize)
+	}
+	first, _ := os.ReadFile(data)
+
+	// Again: the same positions (node limits are reproducible, whatever
+	// the threads), appended.
+	if _, n2 := selfplay(t, selfplayArgs(data)...); n2 != n {
+		t.Errorf("second run: %d positions, first %d", n2, n)
+	}
+	if size := fileSize(t, data); size != 2*n*recordSize {
+		t.Fatalf("after the second run the file has %d bytes, want %d", size, 2*n*recordSize)
+	}
+	both, _ := os.ReadFile(data)
+	if !bytes.Equal(both[:len(first)], first) || !bytes.Equal(both[len(first):], first) {
+		t.Errorf("the second run did not append the same records")
+	}
+
+	weights := filepath.Join(dir, "w.rwt")
+	r := run(t, "", "tune", "--variant", "russian", "--data", data, "--out", weights, "--epochs", "3")
+	ls := lines(r.stdout)
+	if r.code != 0 || len(ls) != 4 {
+		t.Fatalf("tune: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	for i, l := range ls[:3] {
+		if m := epochLine.FindStringSubmatch(l); m == nil || m[1] != strconv.Itoa(i+1) {
+			t.Errorf("epoch line %d: %q", i+1, l)
+		}
+	}
+	m := tuneLine.FindStringSubmatch(ls[3])
+	if m == nil {
+		t.Fatalf("tune line %q", ls[3])
+	}
+	positions, _ := strconv.Atoi(m[2])
+	nweights, _ := strconv.Atoi(m[3])
+	if m[1] != "russian" {
+		t.Errorf("tune variant %s", m[1])
+	}
+	// Positions that cannot train (left to the endgame rules) are skipped.
+	if positions < 1 || positions > 2*n {
+		t.Errorf("tune used %d positions of %d", positions, 2*n)
+	}
+	// A weights file: 16 header bytes, int16 weights, a CRC-32.
+	if size := fileSize(t, weights); nweights < 1 || size != 16+2*nweights+4 {
+		t.Errorf("weights=%d, file of %d bytes", nweights, size)
+	}
+
+	r = run(t, "", "analyze", "--variant", "russian", "--eval-file", weights, "--depth", "4")
+	ls = lines(r.stdout)
+	if r.code != 0 || len(ls) < 2 || !bestmoveLine.MatchString(ls[len(ls)-1]) {
+		t.Errorf("analyze with the tuned weights: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	// The weights just made change the search: its lines, times aside,
+	// differ from the built-in weights'.
+	builtin := run(t, "", "analyze", "--variant", "russian", "--depth", "4")
+	timing := regexp.MustCompile(` time=\S+ nps=\S+`)
+	if builtin.code != 0 || timing.ReplaceAllString(builtin.stdout, "") == timing.ReplaceAllString(r.stdout, "") {
+		t.Errorf("--eval-file changed nothing: exit %d, %q", builtin.code, builtin.stdout)
+	}
+
+	for _, ev := range []string{"classic", "learned"} {
+		r = run(t, "", "bench", "--depth", "3", "--eval", ev)
+		ls = lines(r.stdout)
+		if r.code != 0 || len(ls) == 0 || !strings.HasPrefix(ls[len(ls)-1], "bench nodes=") {
+			t.Errorf("bench --eval %s: exit %d, stdout %q, stderr %q", ev, r.code, r.stdout, r.stderr)
+		}
+	}
+	// bench takes a weights file for the positions of its variant.
+	r = run(t, "", "bench", "--depth", "3", "--eval-file", weights)
+	if ls = lines(r.stdout); r.code != 0 || len(ls) == 0 || !strings.HasPrefix(ls[len(ls)-1], "bench nodes=") {
+		t.Errorf("bench --eval-file: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+
+	// selfplay plays with the weights given; the result is a valid file.
+	more := filepath.Join(dir, "more.bin")
+	_, n3 := selfplay(t, "selfplay", "--variant", "russian", "--games", "2", "--nodes", "200", "--eval-file", weights, "--out", more)
+	if size := fileSize(t, more); size != n3*recordSize {
+		t.Errorf("selfplay --eval-file: %d positions, %d bytes", n3, size)
+	}
+	// Several data files: repeated names after --data.
+	r = run(t, "", "tune", "--variant", "russian", "--data", data, more, "--epochs", "1", "--out", filepath.Join(dir, "w2.rwt"))
+	if ls = lines(r.stdout); r.code != 0 || len(ls) != 2 || !tuneLine.MatchString(ls[1]) {
+		t.Errorf("tune of two files: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestSelfplayShards(t *testing.T) {
+	dir := t.TempDir()
+	all := filepath.Join(dir, "all.bin")
+	games, n := selfplay(t, selfplayArgs(all)...)
+	var shardGames, shardPositions int
+	var joined []byte
+	for _, s := range []string{"1/2", "2/2"} {
+		out := filepath.Join(dir, "shard"+s[:1]+".bin")
+		g, p := selfplay(t, selfplayArgs(out, "--shard", s)...)
+		if g != 3 {
+			t.Errorf("shard %s played %d games of 6, want 3", s, g)
+		}
+		if size := fileSize(t, out); size != p*recordSize {
+			t.Errorf("shard %s: %d positions, %d bytes", s, p, size)
+		}
+		shardGames += g
+		shardPositions += p
+		b, _ := os.ReadFile(out)
+		joined = append(joined, b...)
+	}
+	if shardGames != games || shardPositions != n || len(joined) != fileSize(t, all) {
+		t.Errorf("shards: %d games, %d positions, %d bytes; unsharded %d games, %d positions, %d bytes",
+			shardGames, shardPositions, len(joined), games, n, fileSize(t, all))
+	}
+	// The shards hold the very games of the unsharded run (in another order).
+	whole, _ := os.ReadFile(all)
+	a, b := gamesOf(t, whole), gamesOf(t, joined)
+	slices.Sort(a)
+	slices.Sort(b)
+	if !slices.Equal(a, b) {
+		t.Errorf("the shards' games (%d) differ from the unsharded run's (%d)", len(b), len(a))
+	}
+	// The shards joined are a valid data file.
+	cat := filepath.Join(dir, "cat.bin")
+	if err := os.WriteFile(cat, joined, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "", "tune", "--variant", "russian", "--data", cat, "--epochs", "1", "--out", filepath.Join(dir, "w.rwt"))
+	if ls := lines(r.stdout); r.code != 0 || len(ls) != 2 || !tuneLine.MatchString(ls[1]) {
+		t.Errorf("tune of the joined shards: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	for _, bad := range []string{"0/2", "3/2", "1", "a/b", "1/0"} {
+		r := run(t, "", selfplayArgs(filepath.Join(dir, "bad.bin"), "--shard", bad)...)
+		if r.code != 2 || !strings.Contains(r.stderr, "--shard") {
+			t.Errorf("--shard %s: exit %d, stderr %q", bad, r.code, r.stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bad.bin")); err == nil {
+		t.Errorf("a refused selfplay created its --out file")
+	}
+}
+
+// smallData makes a little russian data file and weights tuned on it.
+func smallData(t *testing.T, dir string) (data, weights string) {
+	t.Helper()
+	data = filepath.Join(dir, "d.bin")
+	selfplay(t, "selfplay", "--variant", "russian", "--games", "2", "--nodes", "200", "--threads", "2", "--out", data)
+	weights = filepath.Join(dir, "w.rwt")
+	if r := run(t, "", "tune", "--variant", "russian", "--data", data, "--epochs", "1", "--out", weights); r.code != 0 {
+		t.Fatalf("tune: exit %d, stderr %q", r.code, r.stderr)
+	}
+	return data, weights
+}
+
+func TestEvalAndTrainBadInput(t *testing.T) {
+	dir := t.TempDir()
+	data, weights := smallData(t, dir)
+	w, err := os.ReadFile(weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trunc := filepath.Join(dir, "trunc.rwt")
+	os.WriteFile(trunc, w[:1000], 0o644)
+	missing := filepath.Join(dir, "missing.rwt")
+
+	cases := []struct {
+		args []string
+		want []string // in stderr
+	}{
+		{[]string{"analyze", "--variant", "russian", "--eval-file", trunc}, []string{trunc, "truncated"}},
+		{[]string{"analyze", "--variant", "brazilian", "--eval-file", weights}, []string{weights, "russian", "brazilian"}},
+		{[]string{"analyze", "--eval-file", missing}, []string{missing}},
+		{[]string{"analyze", "--eval", "foo"}, []string{`"foo"`}},
+		{[]string{"analyze", "--eval", "classic", "--eval-file", "x"}, []string{"eval-file", "x"}},
+		{[]string{"bench", "--eval-file", trunc}, []string{trunc, "truncated"}},
+		{[]string{"bench", "--eval", "foo"}, []string{`"foo"`}},
+		{[]string{"dxp", "--listen", "127.0.0.1:0", "--eval", "foo"}, []string{`"foo"`}},
+		{[]string{"dxp", "--listen", "127.0.0.1:0", "--eval-file", trunc}, []string{trunc, "truncated"}},
+		{[]string{"selfplay", "--variant", "brazilian", "--games", "1", "--eval-file", weights, "--out", filepath.Join(dir, "x.bin")}, []string{weights, "russian", "brazilian"}},
+		{[]string{"selfplay", "--games", "2"}, []string{"--out"}},
+		{[]string{"tune", "--variant", "russian", "--data", data}, []string{"--out"}},
+		{[]string{"tune", "--variant", "russian", "--out", filepath.Join(dir, "x.rwt")}, []string{"--data"}},
+		{[]string{"tune", "--variant", "russian", "--data", data, "--out", filepath.Join(dir, "x.rwt"), "--init", trunc}, []string{trunc, "truncated"}},
+	}
+	for _, c := range cases {
+		r := run(t, "", c.args...)
+		if r.code != 2 || r.stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and no output", c.args, r.code, r.stdout, r.stderr)
+			continue
+		}
+		for _, s := range c.want {
+			if !strings.Contains(r.stderr, s) {
+				t.Errorf("%v: stderr %q does not say %q", c.args, r.stderr, s)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.bin")); err == nil {
+		t.Errorf("selfplay refused its weights but created --out")
+	}
+
+	// Data: a partial record at the end, data of another variant.
+	d, _ := os.ReadFile(data)
+	partial := filepath.Join(dir, "partial.bin")
+	os.WriteFile(partial, d[:len(d)-5], 0o644)
+	out := filepath.Join(dir, "x.rwt")
+	r := run(t, "", "tune", "--variant", "russian", "--data", partial, "--out", out)
+	if r.code != 2 || !strings.Contains(r.stderr, partial) || !strings.Contains(r.stderr, "truncated") {
+		t.Errorf("tune of a truncated file: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = run(t, "", "tune", "--variant", "brazilian", "--data", data, "--out", out)
+	if r.code != 2 || !strings.Contains(r.stderr, data) || !strings.Contains(r.stderr, "brazilian") {
+		t.Errorf("tune of russian data for brazilian: exit %d, stderr %q", r.code, r.stderr)
+	}
+	// A good file then a bad one: refused all the same.
+	r = run(t, "", "tune", "--variant", "russian", "--data", data, partial, "--out", out)
+	if r.code != 2 || !strings.Contains(r.stderr, partial) {
+		t.Errorf("tune of a good and a truncated file: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = run(t, "", "tune", "--variant", "russian", "--data", filepath.Join(dir, "none.bin"), "--out", out)
+	if r.code != 2 || !strings.Contains(r.stderr, "none.bin") {
+		t.Errorf("tune of a missing file: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a refused tune wrote its --out file")
+	}
+}
+
+// TestTuneOneGame: a file of one game trains, whatever the seed, and the
+// tune line's positions are the positions used, each once.
+func TestTuneOneGame(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "d.bin")
+	_, n := selfplay(t, "selfplay", "--variant", "russian", "--games", "1", "--nodes", "200", "--out", data)
+	// Seed 8's first draw holds the game out (10% of seeds do).
+	for _, seed := range []string{"1", "8"} {
+		r := run(t, "", "tune", "--variant", "russian", "--data", data, "--epochs", "1", "--seed", seed, "--out", filepath.Join(dir, "w.rwt"))
+		ls := lines(r.stdout)
+		if r.code != 0 || len(ls) == 0 {
+			t.Errorf("tune --seed %s: exit %d, stderr %q", seed, r.code, r.stderr)
+			continue
+		}
+		m := tuneLine.FindStringSubmatch(ls[len(ls)-1])
+		if m == nil {
+			t.Fatalf("tune line %q", ls[len(ls)-1])
+		}
+		if p, _ := strconv.Atoi(m[2]); p < 1 || p > n {
+			t.Errorf("tune --seed %s reports %d positions of a file of %d", seed, p, n)
+		}
+	}
+}
+
+// TestTuneWithoutValidation: --validation 0 trains every epoch asked for
+// and keeps the last (there is nothing to judge the epochs by).
+func TestTuneWithoutValidation(t *testing.T) {
+	dir := t.TempDir()
+	data, _ := smallData(t, dir)
+	r := run(t, "", "tune", "--variant", "russian", "--data", data, "--epochs", "6", "--validation", "0", "--out", filepath.Join(dir, "w0.rwt"))
+	ls := lines(r.stdout)
+	if r.code != 0 || len(ls) != 7 {
+		t.Fatalf("tune --epochs 6 --validation 0: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	last := regexp.MustCompile(`loss=(\d+\.\d{6})`).FindStringSubmatch(ls[5])
+	final := tuneLine.FindStringSubmatch(ls[6])
+	if last == nil || final == nil || final[4] != last[1] {
+		t.Errorf("the kept loss is not the last epoch's: %q", r.stdout)
+	}
+}
