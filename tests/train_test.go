@@ -269,6 +269,10 @@ func TestEvalAndTrainBadInput(t *testing.T) {
 		{[]string{"tune", "--variant", "russian", "--data", data}, []string{"--out"}},
 		{[]string{"tune", "--variant", "russian", "--out", filepath.Join(dir, "x.rwt")}, []string{"--data"}},
 		{[]string{"tune", "--variant", "russian", "--data", data, "--out", filepath.Join(dir, "x.rwt"), "--init", trunc}, []string{trunc, "truncated"}},
+		{[]string{"tune", "--variant", "russian", "--data", data, "-", "--out", filepath.Join(dir, "x.rwt")}, []string{`"-"`}},
+		{[]string{"tune", "--variant", "russian", "--data", data, "--lambda", "NaN", "--out", filepath.Join(dir, "x.rwt")}, []string{"--lambda", "finite"}},
+		{[]string{"tune", "--variant", "russian", "--data", data, "--lr", "Inf", "--out", filepath.Join(dir, "x.rwt")}, []string{"--lr", "finite"}},
+		{[]string{"match", "--games", "2", "--sprt-play-on"}, []string{"--sprt-play-on needs --sprt"}},
 	}
 	for _, c := range cases {
 		r := run(t, "", c.args...)

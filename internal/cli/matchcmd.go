@@ -108,6 +108,9 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 	}
 	cfg.Engines[0].Spec, cfg.Engines[0].Name = *e1, *n1
 	cfg.Engines[1].Spec, cfg.Engines[1].Name = *e2, *n2
+	if *playOn && *sprt == "" {
+		return usagef("--sprt-play-on needs --sprt")
+	}
 	if *sprt != "" {
 		t, err := match.ParseSPRT(*sprt)
 		if err != nil {

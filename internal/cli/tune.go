@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -47,12 +48,20 @@ func runTune(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		rest = fs.Args()
+		if len(rest) > 0 && rest[0] == "-" {
+			return usagef("unexpected argument \"-\" (data comes from files)")
+		}
 		for len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
 			data = append(data, rest[0])
 			rest = rest[1:]
 		}
 		if len(rest) == 0 {
 			break
+		}
+	}
+	for name, x := range map[string]float64{"l2": d.L2, "lambda": d.Lambda, "scale": d.Scale, "lr": d.LR, "validation": d.Validation} {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return usagef("--%s %g is not a finite number", name, x)
 		}
 	}
 	switch {

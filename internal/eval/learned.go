@@ -49,8 +49,10 @@ func NewModel(v *movegen.Variant, params []int16) *Model {
 }
 
 // Evaluate returns the score of p for the side to move, in hundredths of a
-// man. It computes every feature from scratch: about as fast as the
-// classic evaluation (BenchmarkEvaluate), no allocation.
+// man. It computes every feature from scratch, without allocating; per
+// call it costs about twice the classic evaluation (BenchmarkEvaluate,
+// BenchmarkEvaluateLearned), which search speed hardly shows
+// (BenchmarkSearch).
 func (m *Model) Evaluate(v *movegen.Variant, p *movegen.Position) int {
 	if s, ok := endgame(v, WeightsOf(v), p); ok {
 		return s

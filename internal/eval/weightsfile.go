@@ -76,8 +76,11 @@ func Unmarshal(data []byte, v *movegen.Variant) (*Model, error) {
 		}
 		return nil, fmt.Errorf("more than %d bytes (trailing data)", want)
 	}
-	if unit := binary.LittleEndian.Uint16(data[12:]); unit != Unit || binary.LittleEndian.Uint16(data[14:]) != 0 {
+	if unit := binary.LittleEndian.Uint16(data[12:]); unit != Unit {
 		return nil, fmt.Errorf("unit %d, want %d", unit, Unit)
+	}
+	if r := binary.LittleEndian.Uint16(data[14:]); r != 0 {
+		return nil, fmt.Errorf("reserved header bytes 14-15 are %#x, want 0", r)
 	}
 	body := data[:len(data)-4]
 	if sum := binary.LittleEndian.Uint32(data[len(data)-4:]); sum != crc32.ChecksumIEEE(body) {

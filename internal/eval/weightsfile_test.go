@@ -75,6 +75,7 @@ func TestWeightsFileRefused(t *testing.T) {
 		{"layout", mod(func(b []byte) []byte { b[7] = 9; return resum(b) }), nil, "layout 9"},
 		{"count", mod(func(b []byte) []byte { b[8]++; return resum(b) }), nil, "weights, layout"},
 		{"unit", mod(func(b []byte) []byte { b[12] = 3; return resum(b) }), nil, "unit"},
+		{"reserved bytes", mod(func(b []byte) []byte { b[14] = 1; return resum(b) }), nil, "reserved header bytes"},
 		{"unknown variant", mod(func(b []byte) []byte { b[6] = 20; return resum(b) }), nil, "unknown variant"},
 		{"wrong variant", good, movegen.Russian, "weights for brazilian, not russian"},
 		{"flipped weight byte", mod(func(b []byte) []byte { b[headerSize+12345] ^= 0x10; return b }), nil, "checksum"},

@@ -377,12 +377,17 @@ func (h *Hub) setParam(l Line) {
 			h.evalModel, h.evalFile = nil, ""
 			return
 		}
-		m, err := eval.LoadModel(value, h.variant)
+		// Any variant's file is taken: hosts send parameters in any order,
+		// the variant perhaps after it. It serves games of its variant.
+		m, err := eval.LoadModel(value, nil)
 		if err != nil {
 			h.errorf("%s; the previous evaluation stays", err)
 			return
 		}
 		h.evalModel, h.evalFile = m, value
+		if m.Variant != h.variant {
+			h.log.Warn().Str("eval-file", value).Str("file variant", m.Variant.Name).Str("variant", h.variant.Name).Msg("eval-file of another variant: it serves that variant's games")
+		}
 	default:
 		h.log.Debug().Str("name", name).Str("value", value).Msg("unknown parameter ignored")
 	}

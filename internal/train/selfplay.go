@@ -81,10 +81,12 @@ func SelfPlay(ctx context.Context, cfg SelfPlayConfig, w io.Writer) (Totals, err
 		cfg.HashMiB = 16
 	}
 	threads := max(cfg.Threads, 1)
-	var mine []int
-	for i := cfg.Shard - 1; i < cfg.Games; i += cfg.Shards {
-		mine = append(mine, i)
+	// The shard's games, by their number in the whole run.
+	count := 0
+	if cfg.Games >= cfg.Shard {
+		count = (cfg.Games-cfg.Shard)/cfg.Shards + 1
 	}
+	gameOf := func(seq int) int { return cfg.Shard - 1 + seq*cfg.Shards }
 
 	type done struct {
 		seq  int
@@ -107,14 +109,14 @@ func SelfPlay(ctx context.Context, cfg SelfPlayConfig, w io.Writer) (Totals, err
 			}
 			e.Tables = cfg.Tables
 			for seq := range jobs {
-				data, sum, err := playOne(ctx, &cfg, e, mine[seq])
+				data, sum, err := playOne(ctx, &cfg, e, gameOf(seq))
 				results <- done{seq, data, sum, err}
 			}
 		}()
 	}
 	go func() {
 		defer close(jobs)
-		for seq := range mine {
+		for seq := range count {
 			select {
 			case jobs <- seq:
 			case <-ctx.Done():
@@ -167,7 +169,7 @@ func SelfPlay(ctx context.Context, cfg SelfPlayConfig, w io.Writer) (Totals, err
 			}
 		}
 	}
-	if firstErr == nil && ctx.Err() != nil && next < len(mine) {
+	if firstErr == nil && ctx.Err() != nil && next < count {
 		firstErr = ctx.Err()
 	}
 	return tot, firstErr

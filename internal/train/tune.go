@@ -68,6 +68,11 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 	var res TuneResult
 	v := cfg.Variant
 	threads := max(cfg.Threads, 1)
+	for _, x := range []float64{cfg.LR, cfg.Lambda, cfg.L2, cfg.Validation, cfg.Scale} {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, res, errors.New("bad tuning settings: not a finite number")
+		}
+	}
 	if cfg.Batch <= 0 || cfg.LR <= 0 || cfg.Epochs <= 0 || cfg.Lambda < 0 || cfg.Lambda > 1 || cfg.L2 < 0 || cfg.Validation < 0 || cfg.Validation >= 1 {
 		return nil, res, errors.New("bad tuning settings")
 	}
@@ -181,12 +186,15 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 		if cfg.OnEpoch != nil {
 			cfg.OnEpoch(epoch, trainLoss, valLoss)
 		}
-		if valLoss < bestVal-1e-7 {
+		if !math.IsNaN(valLoss) && valLoss < bestVal-1e-7 {
 			bestVal, bestTrain, stale = valLoss, trainLoss, 0
 			copy(best, theta)
 		} else if stale++; cfg.Patience > 0 && stale >= cfg.Patience {
 			break
 		}
+	}
+	if math.IsInf(bestVal, 1) {
+		return nil, res, errors.New("the fit diverged: no epoch gave a finite loss (try a smaller --lr)")
 	}
 	res.Loss, res.ValLoss = bestTrain, bestVal
 	params := make([]int16, eval.Params)
