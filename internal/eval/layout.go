@@ -238,10 +238,19 @@ func Extract(p *movegen.Position, f *Features) {
 
 // Trainable reports whether the learned weights score p: false where the
 // endgame knowledge decides (a lone king against what cannot or must
-// win) or kings-only endings are pulled towards a draw.
+// win).
 func Trainable(v *movegen.Variant, p *movegen.Position) bool {
-	if _, ok := endgame(v, WeightsOf(v), p); ok {
-		return false
+	_, ok := endgame(v, WeightsOf(v), p)
+	return !ok
+}
+
+// Damping is what the evaluation divides p's weighted sum by: 4 in
+// kings-only endings without a decisive majority (the draw rules end them
+// long before a win), else 1. The fit scales those positions' scores the
+// same way.
+func Damping(p *movegen.Position) int {
+	if scaleKingsOnly(p, 1000) == 1000 {
+		return 1
 	}
-	return scaleKingsOnly(p, 1000) == 1000
+	return 4
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/riodraughts/rio/internal/eval"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/search"
@@ -103,7 +104,10 @@ func Ballots(v *movegen.Variant) []Opening {
 // in hundredths of a man) and that differ from each other.
 func GenerateOpenings(v *movegen.Variant, n, plies, within int, seed uint64) []Opening {
 	rng := rand.New(rand.NewPCG(seed, uint64(v.GameType)))
+	// The classic evaluation judges the balance: the openings must not
+	// change when the learned weights do (they are what matches test).
 	engine := search.NewEngine(4, zerolog.Nop())
+	engine.Eval = eval.Evaluate
 	seen := map[uint64]bool{}
 	var out []Opening
 	var buf [movegen.MaxMoves]movegen.Move
@@ -145,6 +149,7 @@ func GenerateOpenings(v *movegen.Variant, n, plies, within int, seed uint64) []O
 func GenerateEndgames(v *movegen.Variant, n, pieces int, seed uint64) []Opening {
 	rng := rand.New(rand.NewPCG(seed, uint64(v.GameType)+1000))
 	engine := search.NewEngine(4, zerolog.Nop())
+	engine.Eval = eval.Evaluate // as in GenerateOpenings
 	starts := Ballots(v)
 	if len(starts) == 0 {
 		starts = []Opening{{Name: "start", Position: v.Start()}}

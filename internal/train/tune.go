@@ -55,7 +55,9 @@ type sample struct {
 	scalar      [eval.Scalars]int16
 	pieces      int8
 	sign        int8
-	target      float32
+	// factor scales the weighted sum (1/eval.Damping).
+	factor float32
+	target float32
 }
 
 // DefaultTune are the settings engine tune starts from.
@@ -236,6 +238,7 @@ func prepare(records []Record, idx []int, lambda, k float64, threads int) []samp
 				s.scalar[i] = int16(x)
 			}
 			s.pieces, s.sign = int8(f.Pieces), int8(f.Sign)
+			s.factor = 1 / float32(eval.Damping(&r.Pos))
 			result := 0.5
 			switch r.Result {
 			case game.WhiteWins:
@@ -273,7 +276,8 @@ func (s *sample) score(theta []float64) (float64, [2]float64) {
 		}
 		total += mix[ph] * (float64(s.sign)*sum + base[eval.PatternParams+eval.ScSideToMove])
 	}
-	return total, mix
+	f := float64(s.factor)
+	return total * f, [2]float64{mix[0] * f, mix[1] * f}
 }
 
 // loss is the cross-entropy of a prediction p against target t.
