@@ -11,7 +11,7 @@ import (
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/match"
 	"github.com/riodraughts/rio/internal/movegen"
-	"github.com/riodraughts/rio/internal/protocol"
+	"github.com/riodraughts/rio/internal/protocol/dxp"
 	"github.com/riodraughts/rio/internal/search"
 )
 
@@ -57,7 +57,7 @@ func runDXP(ctx context.Context, env *Env, args []string) error {
 	}
 	engine := search.NewEngine(*hash, env.Log)
 	engine.Eval = evalFn
-	cfg := &protocol.DXPConfig{Variant: v, Name: *name, Engine: engine, Threads: *threads,
+	cfg := &dxp.Config{Variant: v, Name: *name, Engine: engine, Threads: *threads,
 		FastMove: time.Duration(*fast) * time.Millisecond, Log: env.Log}
 	starts := []match.Opening{{Name: "start", Position: v.Start()}}
 	if *openings != "" {
@@ -72,7 +72,7 @@ func runDXP(ctx context.Context, env *Env, args []string) error {
 		}
 		defer pdn.Close()
 	}
-	m := &dxpMatch{env: env, cfg: cfg, v: v, games: *games, tc: protocol.DXPTimeControl{Minutes: *minutes, Moves: *moves}, starts: starts, pdn: pdn}
+	m := &dxpMatch{env: env, cfg: cfg, v: v, games: *games, tc: dxp.TimeControl{Minutes: *minutes, Moves: *moves}, starts: starts, pdn: pdn}
 
 	if *connect != "" {
 		conn, err := (&net.Dialer{Timeout: 10 * time.Second}).DialContext(ctx, "tcp", *connect)
@@ -80,7 +80,7 @@ func runDXP(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		if *follower {
-			return protocol.ServeDXPFollower(ctx, conn, cfg, m.followed)
+			return dxp.ServeFollower(ctx, conn, cfg, m.followed)
 		}
 		return m.initiate(ctx, conn)
 	}
@@ -103,7 +103,7 @@ func runDXP(ctx context.Context, env *Env, args []string) error {
 		if *initiator {
 			err = m.initiate(ctx, conn)
 		} else {
-			err = protocol.ServeDXPFollower(ctx, conn, cfg, m.followed)
+			err = dxp.ServeFollower(ctx, conn, cfg, m.followed)
 		}
 		if err != nil && !errors.Is(err, context.Canceled) {
 			env.Log.Warn().Err(err).Msg("dxp: session ended")
@@ -114,10 +114,10 @@ func runDXP(ctx context.Context, env *Env, args []string) error {
 // dxpMatch plays or follows the games of one DXP session and reports them.
 type dxpMatch struct {
 	env    *Env
-	cfg    *protocol.DXPConfig
+	cfg    *dxp.Config
 	v      *movegen.Variant
 	games  int
-	tc     protocol.DXPTimeControl
+	tc     dxp.TimeControl
 	starts []match.Opening
 	pdn    *os.File
 	played int
@@ -127,12 +127,12 @@ type dxpMatch struct {
 // initiate plays the match as initiator: each opening twice, colours
 // swapped.
 func (m *dxpMatch) initiate(ctx context.Context, conn net.Conn) error {
-	d := protocol.NewDXPPeer(conn, m.v, m.cfg.Name, m.env.Log)
+	d := dxp.NewPeer(conn, m.v, m.cfg.Name, m.env.Log)
 	defer d.Close()
 	for i := range m.games {
 		op := m.starts[(i/2)%len(m.starts)]
 		me := movegen.Color(i % 2)
-		r, err := protocol.PlayDXPGame(ctx, d, m.cfg, protocol.DXPGameSpec{Start: op.Position, Me: me, TimeControl: m.tc}, i == m.games-1)
+		r, err := dxp.PlayGame(ctx, d, m.cfg, dxp.GameSpec{Start: op.Position, Me: me, TimeControl: m.tc}, i == m.games-1)
 		if err != nil {
 			return fmt.Errorf("game %d: %w", i+1, err)
 		}
@@ -147,10 +147,10 @@ func (m *dxpMatch) initiate(ctx context.Context, conn net.Conn) error {
 }
 
 // followed reports a game played as follower.
-func (m *dxpMatch) followed(r protocol.DXPResult) { m.report(r, r.Me, "") }
+func (m *dxpMatch) followed(r dxp.Result) { m.report(r, r.Me, "") }
 
 // report prints one game and appends it to the PDN file.
-func (m *dxpMatch) report(r protocol.DXPResult, me movegen.Color, opening string) {
+func (m *dxpMatch) report(r dxp.Result, me movegen.Color, opening string) {
 	m.played++
 	if r.Game == nil {
 		return

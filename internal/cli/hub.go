@@ -3,7 +3,7 @@ package cli
 import (
 	"context"
 
-	"github.com/riodraughts/rio/internal/protocol"
+	"github.com/riodraughts/rio/internal/protocol/hub"
 )
 
 func runHub(ctx context.Context, env *Env, args []string) error {
@@ -12,6 +12,6 @@ func runHub(ctx context.Context, env *Env, args []string) error {
 	if _, err := parse(fs, args, &co); err != nil {
 		return err
 	}
-	id := protocol.Identity{Name: "Rio", Version: Version, Author: "Rio developers", Country: "Brazil"}
-	return protocol.RunHub(ctx, env.Stdin, env.Stdout, id, env.Log)
+	id := hub.Identity{Name: "Rio", Version: Version, Author: "Rio developers", Country: "Brazil"}
+	return hub.Run(ctx, env.Stdin, env.Stdout, id, env.Log)
 }

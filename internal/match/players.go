@@ -13,7 +13,8 @@ import (
 
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
-	"github.com/riodraughts/rio/internal/protocol"
+	"github.com/riodraughts/rio/internal/protocol/dxp"
+	"github.com/riodraughts/rio/internal/protocol/hub"
 	"github.com/rs/zerolog"
 )
 
@@ -51,7 +52,7 @@ var (
 // DXP follower, anything else a command line starting a Hub engine.
 func NewPlayer(ctx context.Context, spec, name string, v *movegen.Variant, params []string, log zerolog.Logger) (Player, error) {
 	if addr, ok := strings.CutPrefix(spec, "dxp:"); ok {
-		p, err := protocol.DialDXP(ctx, addr, v, "Rio match", log)
+		p, err := dxp.Dial(ctx, addr, v, "Rio match", log)
 		if err != nil {
 			return nil, err
 		}
@@ -140,7 +141,7 @@ func startHubPlayer(ctx context.Context, command, name string, v *movegen.Varian
 	}
 	for _, l := range id {
 		if rest, ok := strings.CutPrefix(l, "id "); ok && h.name == "" {
-			if line, err := protocol.ParseLine("id " + rest); err == nil {
+			if line, err := hub.ParseLine("id " + rest); err == nil {
 				h.name, _ = line.Get("name")
 			}
 		}
@@ -223,7 +224,7 @@ func (h *hubPlayer) Move(ctx context.Context, g *game.Game, left time.Duration) 
 	var reply MoveReply
 	for _, l := range lines {
 		if strings.HasPrefix(l, "info ") {
-			if line, err := protocol.ParseLine(l); err == nil {
+			if line, err := hub.ParseLine(l); err == nil {
 				if s, ok := line.Get("score"); ok {
 					if f, err := strconv.ParseFloat(s, 64); err == nil {
 						reply.Score, reply.ScoreOK = int(f*100), true
@@ -232,7 +233,7 @@ func (h *hubPlayer) Move(ctx context.Context, g *game.Game, left time.Duration) 
 			}
 		}
 	}
-	done, err := protocol.ParseLine(lines[len(lines)-1])
+	done, err := hub.ParseLine(lines[len(lines)-1])
 	text, _ := done.Get("move")
 	if err != nil || text == "" {
 		return reply, fmt.Errorf("%w: unreadable answer %q", ErrIllegal, lines[len(lines)-1])
@@ -263,7 +264,7 @@ func (h *hubPlayer) Close() error {
 // dxpPlayer is a DXP follower reached over TCP; the referee plays its
 // opponent's side of the protocol.
 type dxpPlayer struct {
-	p    *protocol.DXPPeer
+	p    *dxp.Peer
 	v    *movegen.Variant
 	name string
 	me   movegen.Color
@@ -284,7 +285,7 @@ func (d *dxpPlayer) Name() string {
 func (d *dxpPlayer) NewGame(ctx context.Context, start movegen.Position, me movegen.Color, tc TimeControl) error {
 	d.me, d.tc, d.sent = me, tc, 0
 	if err := d.p.Propose(ctx, start, me, tc.dxp()); err != nil {
-		if errors.Is(err, protocol.ErrRefused) {
+		if errors.Is(err, dxp.ErrRefused) {
 			return err
 		}
 		return fmt.Errorf("%w: %v", ErrCrash, err)
@@ -302,13 +303,13 @@ func (d *dxpPlayer) Move(ctx context.Context, g *game.Game, left time.Duration) 
 	d.sent = g.Ply()
 	m, err := d.p.ReceiveMove(ctx, g, d.tc.wait(left))
 	if err != nil {
-		var ended protocol.ErrPeerEnded
+		var ended dxp.ErrPeerEnded
 		switch {
 		case errors.As(err, &ended):
 			return MoveReply{}, fmt.Errorf("%w: %v", ErrIllegal, err)
-		case errors.Is(err, protocol.ErrPeerSilent):
+		case errors.Is(err, dxp.ErrPeerSilent):
 			return MoveReply{}, fmt.Errorf("%w: %v", ErrTimeout, err)
-		case errors.Is(err, protocol.ErrPeerGone):
+		case errors.Is(err, dxp.ErrPeerGone):
 			return MoveReply{}, fmt.Errorf("%w: %v", ErrCrash, err)
 		}
 		return MoveReply{}, fmt.Errorf("%w: %v", ErrIllegal, err)

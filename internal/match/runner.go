@@ -20,7 +20,7 @@ import (
 
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
-	"github.com/riodraughts/rio/internal/protocol"
+	"github.com/riodraughts/rio/internal/protocol/dxp"
 	"github.com/rs/zerolog"
 )
 
@@ -93,11 +93,11 @@ func (tc TimeControl) wait(left time.Duration) time.Duration {
 
 // dxp is the control announced in GAMEREQ: whole minutes, 0 (play fast)
 // under a minute, as hosts do.
-func (tc TimeControl) dxp() protocol.DXPTimeControl {
+func (tc TimeControl) dxp() dxp.TimeControl {
 	if !tc.HasClock() || tc.Base < time.Minute {
-		return protocol.DXPTimeControl{}
+		return dxp.TimeControl{}
 	}
-	return protocol.DXPTimeControl{Minutes: min(int(tc.Base/time.Minute), 999)}
+	return dxp.TimeControl{Minutes: min(int(tc.Base/time.Minute), 999)}
 }
 
 // EngineSpec names an engine: a Hub command line or dxp:HOST:PORT, an
@@ -312,7 +312,7 @@ func (r *referee) play(ctx context.Context, i int) (GameRecord, [2]Failures, err
 	for c := movegen.White; c <= movegen.Black; c++ {
 		k := engineOf(c)
 		if err := r.players[k].NewGame(ctx, op.Position, c, r.cfg.TC); err != nil {
-			if errors.Is(err, protocol.ErrRefused) {
+			if errors.Is(err, dxp.ErrRefused) {
 				return rec, fails, fmt.Errorf("engine %d refused the game: %w", k+1, err)
 			}
 			fails[k].Crashes++
@@ -358,8 +358,8 @@ func (r *referee) play(ctx context.Context, i int) (GameRecord, [2]Failures, err
 		}
 		// A DXP engine told "0 minutes" (games under a minute) plays at its
 		// own fast pace: only the wait for its move bounds it.
-		_, dxp := r.players[k].(*dxpPlayer)
-		if r.cfg.TC.HasClock() && !(dxp && r.cfg.TC.dxp().Minutes == 0) {
+		_, overDXP := r.players[k].(*dxpPlayer)
+		if r.cfg.TC.HasClock() && !(overDXP && r.cfg.TC.dxp().Minutes == 0) {
 			clocks[side] += r.cfg.TC.Inc - used
 			if clocks[side] < -r.cfg.TimeMargin {
 				fails[k].Forfeits++

@@ -1,4 +1,4 @@
-package protocol
+package hub
 
 import (
 	"bufio"
@@ -35,8 +35,8 @@ const maxLine = 1 << 16
 // defaultThinkTime is the budget of "go think" when no level was given.
 const defaultThinkTime = time.Second
 
-// Hub is one Hub session.
-type Hub struct {
+// Session is one Hub session.
+type Session struct {
 	id  Identity
 	log zerolog.Logger
 	out *lineWriter
@@ -72,10 +72,10 @@ type running struct {
 	game     *game.Game
 }
 
-// RunHub speaks Hub on in and out until "quit" or the end of in, which ends
-// a search in progress at once. Only RunHub's writer touches out.
-func RunHub(ctx context.Context, in io.Reader, out io.Writer, id Identity, log zerolog.Logger) error {
-	h := &Hub{
+// Run speaks Hub on in and out until "quit" or the end of in, which ends
+// a search in progress at once. Only Run's writer touches out.
+func Run(ctx context.Context, in io.Reader, out io.Writer, id Identity, log zerolog.Logger) error {
+	h := &Session{
 		id: id, log: log, out: &lineWriter{w: bufio.NewWriter(out)},
 		variant: movegen.Brazilian, threads: 1, ttSize: 64, moveOverhead: search.Safety,
 		evalName: eval.Names[0],
@@ -182,7 +182,7 @@ func (lw *lineWriter) err() error {
 }
 
 // errorf answers error message="...".
-func (h *Hub) errorf(format string, args ...any) {
+func (h *Session) errorf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	h.log.Warn().Str("message", msg).Msg("hub error")
 	h.out.send(Format("error", KV("message", printable(msg))))
@@ -203,7 +203,7 @@ func printable(s string) string {
 }
 
 // handle runs one command; it reports true on quit.
-func (h *Hub) handle(in inputLine) bool {
+func (h *Session) handle(in inputLine) bool {
 	if in.tooLong {
 		h.errorf("line longer than %d bytes ignored", maxLine)
 		return false
@@ -273,7 +273,7 @@ func clip(s string) string {
 }
 
 // hello answers "hub": identity, parameters, wait.
-func (h *Hub) hello() {
+func (h *Session) hello() {
 	h.out.send(Format("id", KV("name", h.id.Name), KV("version", h.id.Version), KV("author", h.id.Author), KV("country", h.id.Country)))
 	for _, p := range h.params() {
 		h.out.send(p)
@@ -282,7 +282,7 @@ func (h *Hub) hello() {
 }
 
 // params declares the parameters, name first, then value and type.
-func (h *Hub) params() []string {
+func (h *Session) params() []string {
 	return []string{
 		Format("param", KV("name", "variant"), KV("value", h.variant.Name), KV("type", "enum"), KV("values", movegen.VariantNames())),
 		Format("param", KV("name", "threads"), KV("value", strconv.Itoa(h.threads)), KV("type", "int"), KV("min", "1"), KV("max", strconv.Itoa(maxThreads()))),
@@ -303,7 +303,7 @@ func maxThreads() int { return runtime.NumCPU() }
 // setParam changes a parameter between searches. Unknown names and values
 // of no consequence are accepted silently (hosts send their own); a bad
 // value of a known parameter is an error and the old value stays.
-func (h *Hub) setParam(l Line) {
+func (h *Session) setParam(l Line) {
 	name, _ := l.Get("name")
 	value, _ := l.Get("value")
 	intValue := func(lo, hi int) (int, bool) {
@@ -394,7 +394,7 @@ func (h *Hub) setParam(l Line) {
 }
 
 // evaluator is the evaluation the eval and eval-file parameters choose.
-func (h *Hub) evaluator() eval.Func {
+func (h *Session) evaluator() eval.Func {
 	switch {
 	case h.evalName == "classic":
 		return eval.Evaluate
@@ -404,7 +404,7 @@ func (h *Hub) evaluator() eval.Func {
 	return eval.Builtin(h.variant).Evaluate
 }
 
-func (h *Hub) ensureEngine() {
+func (h *Session) ensureEngine() {
 	if h.engine == nil {
 		h.engine = search.NewEngine(h.ttSize, h.log)
 	}
@@ -417,7 +417,7 @@ func (h *Hub) ensureEngine() {
 // search of a position within egdb.Reach pieces; searches use them once
 // ready. A path that cannot be used is reported
 // as an error line when found, and the built-in tables serve instead.
-func (h *Hub) setTables(pieces int, path string) {
+func (h *Session) setTables(pieces int, path string) {
 	h.tables.Close() // a build of the tables replaced stops
 	t := egdb.NewTables(pieces, path)
 	t.Threads, t.Cache = 1, egdb.DefaultCache()
@@ -434,7 +434,7 @@ func (h *Hub) setTables(pieces int, path string) {
 
 // setPosition reads pos: pos=<Hub string or FEN>, or start / no pos=, then
 // moves="...". On any error the previous position stays.
-func (h *Hub) setPosition(l Line) {
+func (h *Session) setPosition(l Line) {
 	text, ok := l.Get("pos")
 	if !ok || l.Has("start") || text == "start" || text == "startpos" {
 		text = "startpos"
@@ -457,7 +457,7 @@ func (h *Hub) setPosition(l Line) {
 }
 
 // setLevel reads the limit of the next search. Times are seconds as reals.
-func (h *Hub) setLevel(l Line) {
+func (h *Session) setLevel(l Line) {
 	var lim search.Limits
 	seconds := func(key string) (time.Duration, bool) {
 		v, _ := l.Get(key)
@@ -523,7 +523,7 @@ func (h *Hub) setLevel(l Line) {
 }
 
 // startSearch runs go think|ponder|analyze.
-func (h *Hub) startSearch(l Line) {
+func (h *Session) startSearch(l Line) {
 	mode := ""
 	for _, m := range []string{"think", "ponder", "analyze"} {
 		if l.Has(m) {
@@ -577,7 +577,7 @@ func infoLine(v *movegen.Variant, i search.Info) string {
 }
 
 // finish answers done for the search that ended.
-func (h *Hub) finish() {
+func (h *Session) finish() {
 	r := h.cur
 	h.cur = nil
 	res := r.s.Wait()
@@ -600,7 +600,7 @@ func (h *Hub) finish() {
 }
 
 // stopSearch ends a search in progress without answering.
-func (h *Hub) stopSearch() {
+func (h *Session) stopSearch() {
 	if h.cur != nil {
 		h.cur.s.Stop()
 		h.cur.s.Wait()

@@ -1,4 +1,4 @@
-package protocol
+package dxp
 
 import (
 	"bufio"
@@ -13,13 +13,13 @@ import (
 
 // DXP (DamExchange) messages, as shared/spec/dxp.md lays them out on 8x8:
 // one letter, fixed-width fields, one NUL at the end. Each type parses and
-// formats itself; ParseDXP reads any.
+// formats itself; Parse reads any.
 
-// DXPVersion is the protocol version sent in GAMEREQ.
-const DXPVersion = "01"
+// Version is the protocol version sent in GAMEREQ.
+const Version = "01"
 
-// DXPMessage is one DXP message.
-type DXPMessage interface {
+// Message is one DXP message.
+type Message interface {
 	// Format returns the message without its terminating NUL.
 	Format() string
 }
@@ -46,7 +46,7 @@ type GameAcc struct {
 }
 
 // Move (M) is a move with the seconds its sender used.
-type DXPMove struct {
+type Move struct {
 	Seconds  int
 	From, To int
 	Captured []int
@@ -130,7 +130,7 @@ func (m GameReq) Format() string {
 
 func (m GameAcc) Format() string { return "A" + pad(m.Follower, 32) + strconv.Itoa(m.Code) }
 
-func (m DXPMove) Format() string {
+func (m Move) Format() string {
 	var sb strings.Builder
 	sb.WriteString("M")
 	sb.WriteString(num(m.Seconds, 4))
@@ -162,8 +162,8 @@ func digits(s string, field string) (int, error) {
 	return n, nil
 }
 
-// ParseDXP reads one message (without its NUL).
-func ParseDXP(s string) (DXPMessage, error) {
+// Parse reads one message (without its NUL).
+func Parse(s string) (Message, error) {
 	if s == "" {
 		return nil, errors.New("empty message")
 	}
@@ -229,7 +229,7 @@ func ParseDXP(s string) (DXPMessage, error) {
 		if err := need(10); err != nil {
 			return nil, err
 		}
-		var m DXPMove
+		var m Move
 		var err error
 		if m.Seconds, err = digits(body[0:4], "time"); err != nil {
 			return nil, err
@@ -331,22 +331,22 @@ func (f *Framer) Next() (string, error) {
 	}
 }
 
-// WriteDXP writes one message and its NUL.
-func WriteDXP(w io.Writer, m DXPMessage) error {
+// Write writes one message and its NUL.
+func Write(w io.Writer, m Message) error {
 	_, err := io.WriteString(w, m.Format()+"\x00")
 	return err
 }
 
-// DXPBoard writes p as GAMEREQ's board field: 32 characters in the
+// Board writes p as GAMEREQ's board field: 32 characters in the
 // variant's square order, e empty, w/z men, W/Z kings.
-func DXPBoard(v *movegen.Variant, p *movegen.Position) string {
+func Board(v *movegen.Variant, p *movegen.Position) string {
 	hub := v.FormatHub(p) // W/B + w b W B e
 	return strings.NewReplacer("b", "z", "B", "Z").Replace(hub[1:])
 }
 
-// ParseDXPBoard reads a GAMEREQ board for variant v; a board of another
+// ParseBoard reads a GAMEREQ board for variant v; a board of another
 // length (a 10x10 game) is an error.
-func ParseDXPBoard(v *movegen.Variant, side movegen.Color, squares string) (movegen.Position, error) {
+func ParseBoard(v *movegen.Variant, side movegen.Color, squares string) (movegen.Position, error) {
 	if len(squares) != 32 {
 		return movegen.Position{}, fmt.Errorf("board of %d squares (Rio plays 8x8: 32)", len(squares))
 	}

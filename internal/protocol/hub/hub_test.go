@@ -1,4 +1,4 @@
-package protocol
+package hub
 
 import (
 	"bufio"
@@ -11,7 +11,7 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// session drives RunHub through pipes.
+// session drives Run through pipes.
 type session struct {
 	t    testing.TB
 	in   *io.PipeWriter
@@ -25,7 +25,7 @@ func newSession(t testing.TB) *session {
 	outR, outW := io.Pipe()
 	s := &session{t: t, in: inW, done: make(chan error, 1), got: make(chan string, 1000)}
 	go func() {
-		s.done <- RunHub(context.Background(), inR, outW, Identity{"Rio", "test", "tests", "Nowhere"}, zerolog.Nop())
+		s.done <- Run(context.Background(), inR, outW, Identity{"Rio", "test", "tests", "Nowhere"}, zerolog.Nop())
 		outW.Close()
 	}()
 	go func() {
@@ -74,10 +74,10 @@ func (s *session) close() {
 	select {
 	case err := <-s.done:
 		if err != nil {
-			s.t.Errorf("RunHub: %v", err)
+			s.t.Errorf("Run: %v", err)
 		}
 	case <-time.After(2 * time.Second):
-		s.t.Error("RunHub did not return at the end of input")
+		s.t.Error("Run did not return at the end of input")
 	}
 }
 
@@ -176,7 +176,7 @@ func TestHubEndOfInputMidSearch(t *testing.T) {
 	s := newSession(t)
 	s.send("init", "level infinite", "go analyze")
 	s.expect("info", 5*time.Second)
-	s.close() // fails if RunHub does not return at once
+	s.close() // fails if Run does not return at once
 }
 
 // FuzzHub feeds random and mutated command lines to the loop: no panic, no

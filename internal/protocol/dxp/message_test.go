@@ -1,4 +1,4 @@
-package protocol
+package dxp
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ func TestDXPMessages(t *testing.T) {
 	start := "zzzzzzzzzzzzeeeeeeeewwwwwwwwwwww"
 	cases := []struct {
 		text string
-		msg  DXPMessage
+		msg  Message
 	}{
 		// The spec's layouts: GAMEREQ with the initial position and with a
 		// set-up one, GAMEACC, MOVE quiet and capturing, GAMEEND, CHAT,
@@ -24,8 +24,8 @@ func TestDXPMessages(t *testing.T) {
 		{"R01" + name + "W120040BZ" + start, GameReq{Version: "01", Initiator: "Rio", FollowerColour: movegen.White, Minutes: 120, Moves: 40, Side: movegen.Black, Squares: start}},
 		{"A" + name + "0", GameAcc{Follower: "Rio", Code: 0}},
 		{"A" + name + "2", GameAcc{Follower: "Rio", Code: 2}},
-		{"M0012221700", DXPMove{Seconds: 12, From: 22, To: 17}},
-		{"M0003281902" + "23" + "24", DXPMove{Seconds: 3, From: 28, To: 19, Captured: []int{23, 24}}},
+		{"M0012221700", Move{Seconds: 12, From: 22, To: 17}},
+		{"M0003281902" + "23" + "24", Move{Seconds: 3, From: 28, To: 19, Captured: []int{23, 24}}},
 		{"E10", GameEnd{Reason: 1, Stop: 0}},
 		{"E21", GameEnd{Reason: 2, Stop: 1}},
 		{"Chello there", Chat{Text: "hello there"}},
@@ -36,7 +36,7 @@ func TestDXPMessages(t *testing.T) {
 		if got := c.msg.Format(); got != c.text {
 			t.Errorf("%#v formats as %q, want %q", c.msg, got, c.text)
 		}
-		m, err := ParseDXP(c.text)
+		m, err := Parse(c.text)
 		if err != nil {
 			t.Errorf("%q: %v", c.text, err)
 			continue
@@ -55,7 +55,7 @@ func TestDXPBadMessages(t *testing.T) {
 		"M0012221701", "M00122217012", "Mabcd221700", "E", "E1", "E19", "E40", "B01W", "B012Q", "K", "K5",
 		strings.Repeat("C", 200), "C\x01",
 	} {
-		if m, err := ParseDXP(s); err == nil {
+		if m, err := Parse(s); err == nil {
 			t.Errorf("%q accepted as %#v", s, m)
 		}
 	}
@@ -95,19 +95,19 @@ func TestFramer(t *testing.T) {
 func TestDXPBoard(t *testing.T) {
 	for _, v := range movegen.Variants {
 		p := v.Start()
-		b := DXPBoard(v, &p)
+		b := Board(v, &p)
 		if len(b) != 32 {
 			t.Fatalf("%s: board %q", v.Name, b)
 		}
-		q, err := ParseDXPBoard(v, p.Side, b)
+		q, err := ParseBoard(v, p.Side, b)
 		if err != nil || q != p {
 			t.Errorf("%s: board %q does not read back: %v", v.Name, b, err)
 		}
 	}
-	if _, err := ParseDXPBoard(movegen.Brazilian, movegen.White, strings.Repeat("e", 50)); err == nil {
+	if _, err := ParseBoard(movegen.Brazilian, movegen.White, strings.Repeat("e", 50)); err == nil {
 		t.Error("a 50-square board accepted")
 	}
-	if _, err := ParseDXPBoard(movegen.Brazilian, movegen.White, strings.Repeat("e", 31)+"x"); err == nil {
+	if _, err := ParseBoard(movegen.Brazilian, movegen.White, strings.Repeat("e", 31)+"x"); err == nil {
 		t.Error("a bad board character accepted")
 	}
 }
@@ -117,11 +117,11 @@ func FuzzParseDXP(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		m, err := ParseDXP(s)
+		m, err := Parse(s)
 		if err != nil {
 			return
 		}
-		again, err := ParseDXP(m.Format())
+		again, err := Parse(m.Format())
 		if err != nil || again.Format() != m.Format() {
 			t.Fatalf("%q -> %q does not read back: %v", s, m.Format(), err)
 		}

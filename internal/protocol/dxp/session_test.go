@@ -1,4 +1,4 @@
-package protocol
+package dxp
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 	"github.com/rs/zerolog"
 )
 
-func testDXPConfig(v *movegen.Variant, name string) *DXPConfig {
-	return &DXPConfig{Variant: v, Name: name, Engine: search.NewEngine(8, zerolog.Nop()), Threads: 1,
+func testConfig(v *movegen.Variant, name string) *Config {
+	return &Config{Variant: v, Name: name, Engine: search.NewEngine(8, zerolog.Nop()), Threads: 1,
 		FastMove: 10 * time.Millisecond, Patience: 2 * time.Second, Log: zerolog.Nop()}
 }
 
@@ -23,17 +23,17 @@ func testDXPConfig(v *movegen.Variant, name string) *DXPConfig {
 func TestDXPSelfPlay(t *testing.T) {
 	for _, v := range movegen.Variants {
 		a, b := net.Pipe()
-		followerDone := make(chan []DXPResult)
+		followerDone := make(chan []Result)
 		go func() {
-			var seen []DXPResult
-			ServeDXPFollower(context.Background(), b, testDXPConfig(v, "follower"), func(r DXPResult) { seen = append(seen, r) })
+			var seen []Result
+			ServeFollower(context.Background(), b, testConfig(v, "follower"), func(r Result) { seen = append(seen, r) })
 			followerDone <- seen
 		}()
-		cfg := testDXPConfig(v, "initiator")
-		d := NewDXPPeer(a, v, cfg.Name, zerolog.Nop())
-		var results []DXPResult
+		cfg := testConfig(v, "initiator")
+		d := NewPeer(a, v, cfg.Name, zerolog.Nop())
+		var results []Result
 		for i := range 2 {
-			r, err := PlayDXPGame(context.Background(), d, cfg, DXPGameSpec{Start: v.Start(), Me: movegen.Color(i % 2)}, i == 1)
+			r, err := PlayGame(context.Background(), d, cfg, GameSpec{Start: v.Start(), Me: movegen.Color(i % 2)}, i == 1)
 			if err != nil {
 				t.Fatalf("%s game %d: %v", v.Name, i+1, err)
 			}
@@ -85,7 +85,7 @@ type peer struct {
 func startFollower(t *testing.T, v *movegen.Variant) *peer {
 	a, b := net.Pipe()
 	p := &peer{t: t, c: a, f: NewFramer(a), done: make(chan error, 1)}
-	go func() { p.done <- ServeDXPFollower(context.Background(), b, testDXPConfig(v, "Rio"), nil) }()
+	go func() { p.done <- ServeFollower(context.Background(), b, testConfig(v, "Rio"), nil) }()
 	return p
 }
 
@@ -137,7 +137,7 @@ func TestDXPFollowerRobustness(t *testing.T) {
 			t.Fatalf("GAMEACC %q", acc)
 		}
 		// Our move and a chat in one write.
-		p.write(DXPMove{From: 22, To: 17}.Format() + "\x00" + Chat{Text: "hi"}.Format() + "\x00")
+		p.write(Move{From: 22, To: 17}.Format() + "\x00" + Chat{Text: "hi"}.Format() + "\x00")
 		if m := p.read(); m[0] != 'M' {
 			t.Fatalf("expected Rio's move, got %q", m)
 		}
@@ -186,7 +186,7 @@ func TestDXPFollowerRobustness(t *testing.T) {
 		p := startFollower(t, v)
 		p.write(gameReq(0, ""))
 		p.read()
-		p.write(DXPMove{From: 22, To: 19}.Format() + "\x00")
+		p.write(Move{From: 22, To: 19}.Format() + "\x00")
 		if e := p.read(); e != "E00" {
 			t.Errorf("after an illegal move: %q, want E00", e)
 		}

@@ -1,4 +1,4 @@
-package protocol
+package dxp
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// DXPConfig configures Rio as a DXP player.
-type DXPConfig struct {
+// Config configures Rio as a DXP player.
+type Config struct {
 	Variant *movegen.Variant
 	Name    string
 	Engine  *search.Engine
@@ -28,42 +28,47 @@ type DXPConfig struct {
 	// giving the game up (a peer that never answers).
 	Patience time.Duration
 	Log      zerolog.Logger
+
+	// endEarly, set by tests only, is asked on each of Rio's turns before
+	// it searches: ok ends the game there with a GAMEEND of that reason
+	// (1 a resignation, 2 a draw claim) in place of a move.
+	endEarly func(g *game.Game) (reason int, ok bool)
 }
 
-func (c *DXPConfig) fastMove() time.Duration {
+func (c *Config) fastMove() time.Duration {
 	if c.FastMove > 0 {
 		return c.FastMove
 	}
 	return 200 * time.Millisecond
 }
 
-func (c *DXPConfig) patience() time.Duration {
+func (c *Config) patience() time.Duration {
 	if c.Patience > 0 {
 		return c.Patience
 	}
 	return 60 * time.Second
 }
 
-// dxpIn is one frame read: a message, or why it is not one.
-type dxpIn struct {
-	msg  DXPMessage
+// frame is one frame read: a message, or why it is not one.
+type frame struct {
+	msg  Message
 	text string
 	err  error // a bad message (the connection goes on) or, with eof, the end
 	eof  bool
 }
 
-// dxpConn is one DXP connection: a goroutine turns frames into messages,
+// link is one DXP connection: a goroutine turns frames into messages,
 // and writes go through send.
-type dxpConn struct {
+type link struct {
 	c    net.Conn
-	in   chan dxpIn
+	in   chan frame
 	log  zerolog.Logger
 	wmu  sync.Mutex
 	done chan struct{}
 }
 
-func newDXPConn(c net.Conn, log zerolog.Logger) *dxpConn {
-	d := &dxpConn{c: c, in: make(chan dxpIn, 16), log: log, done: make(chan struct{})}
+func newLink(c net.Conn, log zerolog.Logger) *link {
+	d := &link{c: c, in: make(chan frame, 16), log: log, done: make(chan struct{})}
 	go func() {
 		defer close(d.in)
 		f := NewFramer(c)
@@ -71,14 +76,14 @@ func newDXPConn(c net.Conn, log zerolog.Logger) *dxpConn {
 			text, err := f.Next()
 			if err != nil {
 				select {
-				case d.in <- dxpIn{err: err, eof: true}:
+				case d.in <- frame{err: err, eof: true}:
 				case <-d.done:
 				}
 				return
 			}
-			m, err := ParseDXP(text)
+			m, err := Parse(text)
 			select {
-			case d.in <- dxpIn{msg: m, text: text, err: err}:
+			case d.in <- frame{msg: m, text: text, err: err}:
 			case <-d.done:
 				return
 			}
@@ -88,7 +93,7 @@ func newDXPConn(c net.Conn, log zerolog.Logger) *dxpConn {
 }
 
 // close ends the connection and its reader.
-func (d *dxpConn) close() {
+func (d *link) close() {
 	select {
 	case <-d.done:
 	default:
@@ -97,12 +102,12 @@ func (d *dxpConn) close() {
 	d.c.Close()
 }
 
-func (d *dxpConn) send(m DXPMessage) error {
+func (d *link) send(m Message) error {
 	d.wmu.Lock()
 	defer d.wmu.Unlock()
 	d.log.Debug().Str("frame", m.Format()).Msg("dxp >")
 	d.c.SetWriteDeadline(time.Now().Add(30 * time.Second))
-	return WriteDXP(d.c, m)
+	return Write(d.c, m)
 }
 
 // ErrPeerGone is the peer closing the connection; ErrPeerSilent is the
@@ -114,7 +119,7 @@ var (
 
 // recv waits up to timeout for the next message; unreadable messages are
 // logged and skipped.
-func (d *dxpConn) recv(ctx context.Context, timeout time.Duration) (DXPMessage, error) {
+func (d *link) recv(ctx context.Context, timeout time.Duration) (Message, error) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {
@@ -140,23 +145,32 @@ func (d *dxpConn) recv(ctx context.Context, timeout time.Duration) (DXPMessage, 
 	}
 }
 
-// DXPTimeControl is a game's clock: minutes per player and moves per
+// TimeControl is a game's clock: minutes per player and moves per
 // period (0: the whole game).
-type DXPTimeControl struct{ Minutes, Moves int }
+type TimeControl struct{ Minutes, Moves int }
 
-// dxpGame is one game in progress.
-type dxpGame struct {
-	cfg   *DXPConfig
-	d     *dxpConn
+// liveGame is one game in progress.
+type liveGame struct {
+	cfg   *Config
+	d     *link
 	g     *game.Game
 	me    movegen.Color
-	tc    DXPTimeControl
+	tc    TimeControl
 	clock time.Duration
 	moves int // moves I played
+	// follower: Rio follows (the peer may propose the next game).
+	follower bool
+
+	// How the game closed, for the session that goes on after it:
+	// answered, Rio answered the peer's GAMEEND; next, a message read
+	// while closing that belongs to the session (a GAMEREQ in place of the
+	// follower's acknowledgement).
+	answered bool
+	next     Message
 }
 
-// DXPResult is how a game ended.
-type DXPResult struct {
+// Result is how a game ended.
+type Result struct {
 	Game   *game.Game
 	Result game.Result
 	Reason string
@@ -168,7 +182,7 @@ type DXPResult struct {
 	Me movegen.Color
 }
 
-func (gm *dxpGame) limits() search.Limits {
+func (gm *liveGame) limits() search.Limits {
 	if gm.tc.Minutes == 0 {
 		return search.Limits{MoveTime: gm.cfg.fastMove()}
 	}
@@ -213,20 +227,28 @@ func reasonFor(r game.Result, who movegen.Color) int {
 
 // play plays a game to its end; stop is the stop code this side sends or
 // answers with when the game ends.
-func (gm *dxpGame) play(ctx context.Context, stop int) (DXPResult, error) {
+//
+// A game ends with two GAMEENDs, one from each side, and no more. When Rio
+// ends it (over by the rules on its turn, an illegal move from the peer,
+// endEarly), Rio sends GAMEEND and the peer's next GAMEEND closes the game
+// unanswered (end). When the peer ends it, in place of a move or out of
+// turn, Rio answers once (peerEnded). Both sides ending at once cross: each
+// GAMEEND closes the other's, and neither is answered.
+func (gm *liveGame) play(ctx context.Context, stop int) (Result, error) {
 	log := gm.cfg.Log
 	gm.clock = time.Duration(gm.tc.Minutes) * time.Minute
 	for {
 		pos := gm.g.Position()
 		if pos.Side == gm.me {
 			if o := gm.g.Outcome(); o.Result != game.Ongoing {
-				// Over by the rules on my turn: I say so and wait for the
-				// acknowledgement.
-				if err := gm.d.send(GameEnd{Reason: reasonFor(o.Result, gm.me), Stop: stop}); err != nil {
-					return DXPResult{Game: gm.g, Result: o.Result, Reason: o.Reason}, err
+				// Over by the rules on my turn: I say so.
+				return gm.end(ctx, reasonFor(o.Result, gm.me), stop, Result{Game: gm.g, Result: o.Result, Reason: o.Reason})
+			}
+			if gm.cfg.endEarly != nil {
+				if reason, ok := gm.cfg.endEarly(gm.g); ok {
+					r := Result{Game: gm.g, Result: resultFromView(reason, gm.me), Reason: fmt.Sprintf("Rio ended the game (reason %d)", reason)}
+					return gm.end(ctx, reason, stop, r)
 				}
-				ack, err := gm.waitEnd(ctx)
-				return DXPResult{Game: gm.g, Result: o.Result, Reason: o.Reason, PeerStops: ack}, err
 			}
 			r, ended, err := gm.myMove(ctx, stop)
 			if ended || err != nil {
@@ -240,15 +262,14 @@ func (gm *dxpGame) play(ctx context.Context, stop int) (DXPResult, error) {
 		}
 		m, err := gm.d.recv(ctx, timeout)
 		if err != nil {
-			return DXPResult{Game: gm.g, Reason: err.Error()}, err
+			return Result{Game: gm.g, Reason: err.Error()}, err
 		}
 		switch m := m.(type) {
-		case DXPMove:
+		case Move:
 			mv, err := gm.match(m)
 			if err != nil {
 				log.Error().Err(err).Str("move", m.Format()).Msg("dxp: illegal move from the peer")
-				gm.d.send(GameEnd{Reason: 0, Stop: stop})
-				return DXPResult{Game: gm.g, Result: game.Ongoing, Reason: "illegal move from the peer: " + err.Error()}, nil
+				return gm.end(ctx, 0, stop, Result{Game: gm.g, Result: game.Ongoing, Reason: "illegal move from the peer: " + err.Error()})
 			}
 			gm.g.Play(mv)
 		case GameEnd:
@@ -266,7 +287,7 @@ func (gm *dxpGame) play(ctx context.Context, stop int) (DXPResult, error) {
 
 // myMove searches and sends a move; messages that arrive meanwhile are
 // handled (a GAMEEND out of turn stops the search and ends the game).
-func (gm *dxpGame) myMove(ctx context.Context, stop int) (DXPResult, bool, error) {
+func (gm *liveGame) myMove(ctx context.Context, stop int) (Result, bool, error) {
 	t0 := time.Now()
 	s := gm.cfg.Engine.Start(ctx, gm.g, gm.limits(), search.Options{Threads: gm.cfg.Threads}, nil)
 	for {
@@ -280,15 +301,15 @@ func (gm *dxpGame) myMove(ctx context.Context, stop int) (DXPResult, bool, error
 				gm.clock += time.Duration(gm.tc.Minutes) * time.Minute
 			}
 			if err := gm.d.send(gm.encode(res.Move, used)); err != nil {
-				return DXPResult{Game: gm.g}, true, err
+				return Result{Game: gm.g}, true, err
 			}
 			gm.g.Play(res.Move)
-			return DXPResult{}, false, nil
+			return Result{}, false, nil
 		case in, ok := <-gm.d.in:
 			if !ok || in.eof {
 				s.Stop()
 				s.Wait()
-				return DXPResult{Game: gm.g, Reason: "peer gone"}, true, ErrPeerGone
+				return Result{Game: gm.g, Reason: "peer gone"}, true, ErrPeerGone
 			}
 			if in.err != nil {
 				gm.cfg.Log.Warn().Err(in.err).Msg("dxp: message ignored")
@@ -310,12 +331,13 @@ func (gm *dxpGame) myMove(ctx context.Context, stop int) (DXPResult, bool, error
 	}
 }
 
-// peerEnded answers a GAMEEND from the peer (agreeing to stop when it
-// asks to).
-func (gm *dxpGame) peerEnded(m GameEnd, stop int) DXPResult {
+// peerEnded answers, once, a GAMEEND from the peer in a game Rio has not
+// ended (agreeing to stop when it asks to); the answer closes the game.
+func (gm *liveGame) peerEnded(m GameEnd, stop int) Result {
 	gm.d.send(GameEnd{Reason: 0, Stop: max(stop, m.Stop)})
+	gm.answered = true
 	peer := gm.me.Other()
-	r := DXPResult{Game: gm.g, Result: resultFromView(m.Reason, peer), PeerStops: m.Stop == 1}
+	r := Result{Game: gm.g, Result: resultFromView(m.Reason, peer), PeerStops: m.Stop == 1}
 	r.Reason = fmt.Sprintf("the peer ended the game (reason %d)", m.Reason)
 	if o := gm.g.Outcome(); o.Result != game.Ongoing {
 		r.Result, r.Reason = o.Result, o.Reason // the rules decide
@@ -323,29 +345,70 @@ func (gm *dxpGame) peerEnded(m GameEnd, stop int) DXPResult {
 	return r
 }
 
-// waitEnd waits for the peer's acknowledgement of our GAMEEND and reports
-// whether it asks to stop.
-func (gm *dxpGame) waitEnd(ctx context.Context) (bool, error) {
+// end sends Rio's GAMEEND (reason from Rio's view, Rio's stop code) for a
+// game whose result is r, and waits for the peer's GAMEEND, which closes
+// the game: it is not answered, and its stop code becomes r.PeerStops.
+// Answering it would be a third GAMEEND, which a peer that answers every
+// GAMEEND answers in turn, without end; and a host that proposes the next
+// game at once would read it in place of the next GAMEACC.
+//
+// While Rio waits, a follower takes a GAMEREQ as the close too (a peer
+// that moves on without acknowledging): the request is kept in gm.next
+// for the session. A peer that leaves closes the game and the session
+// (PeerStops); one that sends no GAMEEND within the patience (silent, or
+// sending anything else) is an error.
+func (gm *liveGame) end(ctx context.Context, reason, stop int, r Result) (Result, error) {
+	if err := gm.d.send(GameEnd{Reason: reason, Stop: stop}); err != nil {
+		return r, err
+	}
+	deadline := time.Now().Add(gm.cfg.patience())
 	for {
-		m, err := gm.d.recv(ctx, gm.cfg.patience())
-		if err != nil {
-			return false, err
+		m, err := gm.d.recv(ctx, time.Until(deadline))
+		if errors.Is(err, ErrPeerGone) {
+			r.PeerStops = true
+			return r, nil
 		}
-		if e, ok := m.(GameEnd); ok {
-			return e.Stop == 1, nil
+		if err != nil {
+			return r, err
+		}
+		switch m := m.(type) {
+		case GameEnd:
+			r.PeerStops = m.Stop == 1
+			return r, nil
+		case GameReq:
+			if gm.follower {
+				gm.next = m
+				return r, nil
+			}
+			gm.cfg.Log.Warn().Str("frame", m.Format()).Msg("dxp: GAMEREQ from the follower ignored")
+		case Chat:
+			gm.cfg.Log.Info().Str("text", m.Text).Msg("dxp chat")
+		case BackReq:
+			gm.d.send(BackAcc{Code: 1}) // the game is over
+		default:
+			// A move that crossed our GAMEEND, or nonsense.
+			gm.cfg.Log.Warn().Str("frame", m.Format()).Msg("dxp: waiting for the peer's GAMEEND")
 		}
 	}
 }
 
-// encode writes a legal move of the current position as a DXP MOVE.
-func (gm *dxpGame) encode(m movegen.Move, used time.Duration) DXPMove {
-	return encodeDXPMove(gm.g.Variant, m, used)
+// clip shortens a frame for the log.
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "..."
+	}
+	return s
 }
 
-// encodeDXPMove writes m, played with used time, as a DXP MOVE in v's
+// encode writes a legal move of the current position as a DXP MOVE.
+func (gm *liveGame) encode(m movegen.Move, used time.Duration) Move {
+	return encodeMove(gm.g.Variant, m, used)
+}
+
+// encodeMove writes m, played with used time, as a DXP MOVE in v's
 // numbering, captured squares ascending.
-func encodeDXPMove(v *movegen.Variant, m movegen.Move, used time.Duration) DXPMove {
-	out := DXPMove{Seconds: min(int(used/time.Second), 9999), From: v.Numbering.Number(m.From()), To: v.Numbering.Number(m.To())}
+func encodeMove(v *movegen.Variant, m movegen.Move, used time.Duration) Move {
+	out := Move{Seconds: min(int(used/time.Second), 9999), From: v.Numbering.Number(m.From()), To: v.Numbering.Number(m.To())}
 	for b := m.Captured(); b != 0; b &= b - 1 {
 		out.Captured = append(out.Captured, v.Numbering.Number(b.First()))
 	}
@@ -354,7 +417,7 @@ func encodeDXPMove(v *movegen.Variant, m movegen.Move, used time.Duration) DXPMo
 }
 
 // match finds the legal move a DXP MOVE names (from, to, set of captured).
-func (gm *dxpGame) match(m DXPMove) (movegen.Move, error) {
+func (gm *liveGame) match(m Move) (movegen.Move, error) {
 	v := gm.g.Variant
 	from, to := v.Numbering.Square(m.From), v.Numbering.Square(m.To)
 	if from == movegen.NoSquare || to == movegen.NoSquare {
@@ -379,7 +442,7 @@ func (gm *dxpGame) match(m DXPMove) (movegen.Move, error) {
 }
 
 // back takes moves back to the position before side's n-th move.
-func (gm *dxpGame) back(m BackReq) {
+func (gm *liveGame) back(m BackReq) {
 	start := gm.g.Start()
 	target := 2*(m.Move-1) + int(m.Side) - int(start.Side)
 	if m.Move < 1 || target < 0 || target > gm.g.Ply() {
@@ -393,14 +456,14 @@ func (gm *dxpGame) back(m BackReq) {
 }
 
 // acceptGame decides on a GAMEREQ: the start position, or a refusal code.
-func (c *DXPConfig) acceptGame(req GameReq) (movegen.Position, int) {
-	if req.Version != DXPVersion {
+func (c *Config) acceptGame(req GameReq) (movegen.Position, int) {
+	if req.Version != Version {
 		return movegen.Position{}, AccWrongVersion
 	}
 	if req.Initial {
 		return c.Variant.Start(), AccAccept
 	}
-	p, err := ParseDXPBoard(c.Variant, req.Side, req.Squares)
+	p, err := ParseBoard(c.Variant, req.Side, req.Squares)
 	if err != nil {
 		c.Log.Warn().Err(err).Msg("dxp: game refused")
 		return movegen.Position{}, AccNotThisGame
@@ -408,21 +471,35 @@ func (c *DXPConfig) acceptGame(req GameReq) (movegen.Position, int) {
 	return p, AccAccept
 }
 
-// ServeDXPFollower plays, as follower, every game the peer proposes on
+// ServeFollower plays, as follower, every game the peer proposes on
 // conn until it asks to stop or goes away; onGame hears of each game.
-func ServeDXPFollower(ctx context.Context, conn net.Conn, cfg *DXPConfig, onGame func(DXPResult)) error {
-	d := newDXPConn(conn, cfg.Log)
+//
+// Between games a GAMEEND is answered (the peer quits, perhaps before any
+// game), except the first one after a game that closed with Rio's answer
+// to the peer's GAMEEND: that one is the peer answering Rio's answer, and
+// answering it again would go on for ever with a peer that answers every
+// GAMEEND. Its stop code 1 still ends the session.
+func ServeFollower(ctx context.Context, conn net.Conn, cfg *Config, onGame func(Result)) error {
+	d := newLink(conn, cfg.Log)
 	defer d.close()
+	var next Message // read while the last game closed, not yet handled
+	answered := false
 	for {
-		m, err := d.recv(ctx, cfg.patience()*5)
-		if errors.Is(err, ErrPeerGone) || errors.Is(err, ErrPeerSilent) {
-			return nil // the peer left: the listener takes the next one
-		}
-		if err != nil {
-			return err
+		m := next
+		next = nil
+		if m == nil {
+			var err error
+			m, err = d.recv(ctx, cfg.patience()*5)
+			if errors.Is(err, ErrPeerGone) || errors.Is(err, ErrPeerSilent) {
+				return nil // the peer left: the listener takes the next one
+			}
+			if err != nil {
+				return err
+			}
 		}
 		switch m := m.(type) {
 		case GameReq:
+			answered = false
 			start, code := cfg.acceptGame(m)
 			if err := d.send(GameAcc{Follower: cfg.Name, Code: code}); err != nil {
 				return nil
@@ -430,7 +507,7 @@ func ServeDXPFollower(ctx context.Context, conn net.Conn, cfg *DXPConfig, onGame
 			if code != AccAccept {
 				continue
 			}
-			gm := &dxpGame{cfg: cfg, d: d, g: game.New(cfg.Variant, start), me: m.FollowerColour, tc: DXPTimeControl{m.Minutes, m.Moves}}
+			gm := &liveGame{cfg: cfg, d: d, g: game.New(cfg.Variant, start), me: m.FollowerColour, tc: TimeControl{m.Minutes, m.Moves}, follower: true}
 			r, err := gm.play(ctx, 0)
 			r.Peer, r.Me = m.Initiator, gm.me
 			if onGame != nil {
@@ -439,7 +516,17 @@ func ServeDXPFollower(ctx context.Context, conn net.Conn, cfg *DXPConfig, onGame
 			if err != nil || r.PeerStops {
 				return nil
 			}
-		case GameEnd: // out of a game: acknowledge
+			next, answered = gm.next, gm.answered
+		case GameEnd:
+			if answered {
+				// The peer answering Rio's answer: not answered again.
+				answered = false
+				if m.Stop == 1 {
+					return nil
+				}
+				continue
+			}
+			// Out of a game: acknowledge.
 			d.send(GameEnd{Reason: 0, Stop: m.Stop})
 			if m.Stop == 1 {
 				return nil
@@ -454,27 +541,27 @@ func ServeDXPFollower(ctx context.Context, conn net.Conn, cfg *DXPConfig, onGame
 	}
 }
 
-// DXPGameSpec is one game an initiator proposes.
-type DXPGameSpec struct {
+// GameSpec is one game an initiator proposes.
+type GameSpec struct {
 	Start       movegen.Position
 	Me          movegen.Color // the initiator's colour
-	TimeControl DXPTimeControl
+	TimeControl TimeControl
 }
 
 // ErrRefused is a GAMEACC other than accept.
 var ErrRefused = errors.New("game refused")
 
-// PlayDXPGame proposes and plays one game as initiator over p; last says
+// PlayGame proposes and plays one game as initiator over p; last says
 // whether it is the last game (the stop code sent at its end).
-func PlayDXPGame(ctx context.Context, p *DXPPeer, cfg *DXPConfig, spec DXPGameSpec, last bool) (DXPResult, error) {
+func PlayGame(ctx context.Context, p *Peer, cfg *Config, spec GameSpec, last bool) (Result, error) {
 	if err := p.Propose(ctx, spec.Start, spec.Me.Other(), spec.TimeControl); err != nil {
-		return DXPResult{}, err
+		return Result{}, err
 	}
 	stop := 0
 	if last {
 		stop = 1
 	}
-	gm := &dxpGame{cfg: cfg, d: p.d, g: game.New(cfg.Variant, spec.Start), me: spec.Me, tc: spec.TimeControl}
+	gm := &liveGame{cfg: cfg, d: p.d, g: game.New(cfg.Variant, spec.Start), me: spec.Me, tc: spec.TimeControl}
 	r, err := gm.play(ctx, stop)
 	r.Peer, r.Me = p.Follower, gm.me
 	if r.Peer == "" {
