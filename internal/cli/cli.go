@@ -55,6 +55,8 @@ func init() {
 		{"pdn", "replay the games of a PDN file and adjudicate each", "engine pdn FILE [--variant V for games without GameType]", runPDN},
 		{"analyze", "search a position (or every position of a file) and print the best move",
 			"engine analyze [--fen F] [--moves \"...\"] [--depth N | --movetime S | --nodes N] [--multipv K] [--threads T] [--hash MB] [--eval learned|classic] [--eval-file W] [--json] [--file F [--shard i/n]]", runAnalyze},
+		{"annotate", "analyse every game of a PDN file: scores, ?!/?/?? marks, better moves, a summary per side",
+			"engine annotate FILE.pdn [--movetime S | --depth N | --nodes N] [--threads T] [--hash MB] [--games 3,7-9] [--shard i/n] [--thresholds 0.3,0.7,1.5] [--eval E] [--eval-file W] [--json] [--out OUT.pdn]", runAnnotate},
 		{"dxp", "play DXP (DamExchange) games over TCP, as follower or initiator",
 			"engine dxp --listen ADDR [--initiator] | --connect ADDR [--follower] [--games N --minutes M --moves N --openings FILE --pdn OUT] [--eval E] [--eval-file W]", runDXP},
 		{"match", "play a match between two engines (Hub commands or DXP addresses): Elo, LOS, SPRT",

@@ -299,3 +299,72 @@ func FuzzReadPDN(f *testing.F) {
 		}
 	})
 }
+
+// TestPDNSourceText: each game keeps its text, a game with an illegal move
+// the movetext from that move on, and a game cut inside a comment says so.
+func TestPDNSourceText(t *testing.T) {
+	input := `[Event "One"]
+1. 22-18 11-15 {ok} 2-0
+
+[Event "Illegal"]
+1. 22-17 9-14 2. 17-13 {why} 3. 21-17 (3. 24-20) 2-0
+
+[Event "Illegal with its number glued"]
+1. 22-17 9-14 2.30-99 11-15 *
+
+[Event "Cut"]
+1. 22-18 {never closed`
+	games, err := ReadPDN(strings.NewReader(input), movegen.Brazilian)
+	if err != nil || len(games) != 4 {
+		t.Fatalf("%d games, %v", len(games), err)
+	}
+	if want := "[Event \"One\"]\n1. 22-18 11-15 {ok} 2-0"; games[0].Text != want || games[0].Rest != "" || games[0].Truncated {
+		t.Errorf("game 1: text %q, rest %q, truncated %v", games[0].Text, games[0].Rest, games[0].Truncated)
+	}
+	if g := games[1]; g.Game.Ply() != 3 || g.Rest != "3. 21-17 (3. 24-20)" || !strings.HasSuffix(g.Text, "(3. 24-20) 2-0") {
+		t.Errorf("game 2: %d plies, rest %q, text %q", g.Game.Ply(), g.Rest, g.Text)
+	}
+	if g := games[2]; g.Game.Ply() != 2 || g.Rest != "2.30-99 11-15" {
+		t.Errorf("game 3: %d plies, rest %q", g.Game.Ply(), g.Rest)
+	}
+	if g := games[3]; !g.Truncated || g.Err != nil || g.Game.Ply() != 1 || g.Text != "[Event \"Cut\"]\n1. 22-18 {never closed" {
+		t.Errorf("game 4: truncated %v, err %v, text %q", g.Truncated, g.Err, g.Text)
+	}
+	if games[1].Truncated || games[2].Truncated {
+		t.Error("complete games reported truncated")
+	}
+}
+
+// TestPDNCommentBraces: a comment that holds braces writes back as one
+// comment.
+func TestPDNCommentBraces(t *testing.T) {
+	games, err := ReadPDN(strings.NewReader("1. 22-18 {a {nested} comment} 11-15 *"), movegen.Brazilian)
+	if err != nil || len(games) != 1 || games[0].Err != nil {
+		t.Fatalf("%v %v", games, err)
+	}
+	var buf bytes.Buffer
+	games[0].Game.WritePDN(&buf, Ongoing)
+	again, _ := ReadPDN(&buf, movegen.Brazilian)
+	if len(again) != 1 || again[0].Game.Ply() != 2 || len(again[0].Game.Comments) != 1 || again[0].Truncated {
+		t.Errorf("written back as:\n%s", buf.String())
+	}
+}
+
+// TestPDNTagValues: tag values of any bytes (Latin-1 names, backslashes,
+// quotes) write back and read the same; only \" and \\ are escapes.
+func TestPDNTagValues(t *testing.T) {
+	games, err := ReadPDN(strings.NewReader("[White \"Jos\xe9 \\\"Z\\\" C:\\new\\\\x\"]\n1. 22-18 *"), movegen.Brazilian)
+	if err != nil || len(games) != 1 {
+		t.Fatal(err)
+	}
+	want := "Jos\xe9 \"Z\" C:\\new\\x"
+	if got := games[0].Game.Tags.Get("White"); got != want {
+		t.Fatalf("read %q, want %q", got, want)
+	}
+	var buf bytes.Buffer
+	games[0].Game.WritePDN(&buf, Ongoing)
+	again, _ := ReadPDN(&buf, movegen.Brazilian)
+	if got := again[0].Game.Tags.Get("White"); got != want {
+		t.Errorf("written back as %q, read %q", buf.String(), got)
+	}
+}

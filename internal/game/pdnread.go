@@ -21,6 +21,16 @@ type PDNGame struct {
 	// token ending the moves).
 	Declared Result
 	Err      error
+	// Text is the game as written in the file, from its first tag (or
+	// first move) to its end, for a copy that keeps what could not be
+	// read.
+	Text string
+	// Rest is, when a move could not be played (Err is a *MoveError), the
+	// movetext as written from that move up to the result token.
+	Rest string
+	// Truncated reports that the game's text ends inside a comment or a
+	// variation: the file was likely cut short.
+	Truncated bool
 }
 
 // MoveError reports a move that could not be played.
@@ -71,10 +81,18 @@ type rawGame struct {
 	moves    []moveToken
 	result   string // the result token ending the moves, if any
 	comments []Comment
+	// text is the game's source; movesEnd is where its movetext ends in
+	// it (the result token's start, or the end).
+	text      string
+	movesEnd  int
+	truncated bool
 }
 
 type moveToken struct {
 	text string
+	// start is where the move (or its move number) begins in the game's
+	// text.
+	start int
 }
 
 // Comment is a {comment} of the movetext, placed after ply Ply (0: before
@@ -88,6 +106,8 @@ type Comment struct {
 type lexer struct {
 	src []byte
 	i   int
+	// unterminated is set when a comment or variation runs to the end.
+	unterminated bool
 }
 
 func (lx *lexer) eof() bool { return lx.i >= len(lx.src) }
@@ -150,6 +170,15 @@ func (lx *lexer) nextGame() (rawGame, bool) {
 	if !lx.skipGarbage() {
 		return g, false
 	}
+	start := lx.i
+	lx.unterminated = false
+	// finish records the game's text, its movetext ending at movesEnd.
+	finish := func(movesEnd int) (rawGame, bool) {
+		g.text = string(bytes.TrimRightFunc(lx.src[start:lx.i], unicode.IsSpace))
+		g.movesEnd = min(movesEnd-start, len(g.text))
+		g.truncated = lx.unterminated
+		return g, true
+	}
 	// Tag section.
 	for {
 		lx.skipSpace()
@@ -164,21 +193,25 @@ func (lx *lexer) nextGame() (rawGame, bool) {
 			g.tags = append(g.tags, tag)
 		}
 	}
-	// Movetext.
+	// Movetext. numberAt is where a move number waiting for its move
+	// begins (-1: none).
+	numberAt := -1
 	for {
 		lx.skipSpace()
 		if lx.eof() {
-			return g, true
+			return finish(lx.i)
 		}
 		c := lx.src[lx.i]
 		switch {
 		case c == '[':
-			return g, true // the next game's tags: this one had no result
+			return finish(lx.i) // the next game's tags: this one had no result
 		case c == '{':
 			text := lx.readDelimited('{', '}')
 			g.comments = append(g.comments, Comment{len(g.moves), strings.TrimSpace(text)})
+			numberAt = -1
 		case c == '(':
 			lx.readDelimited('(', ')') // variations are skipped
+			numberAt = -1
 		case c == ';':
 			for !lx.eof() && lx.src[lx.i] != '\n' {
 				lx.i++
@@ -188,13 +221,21 @@ func (lx *lexer) nextGame() (rawGame, bool) {
 				lx.i++
 			}
 		default:
+			at := lx.i
 			word := lx.readWord()
 			if isResult(word) {
 				g.result = word
-				return g, true
+				return finish(at)
 			}
-			for _, part := range splitMoveWord(word) {
-				g.moves = append(g.moves, moveToken{part})
+			parts := splitMoveWord(word)
+			if numberAt < 0 {
+				numberAt = at
+			}
+			for _, part := range parts {
+				g.moves = append(g.moves, moveToken{part, numberAt - start})
+			}
+			if len(parts) > 0 || !startsMoveNumber([]byte(word)) {
+				numberAt = -1
 			}
 		}
 	}
@@ -230,11 +271,25 @@ func (lx *lexer) readTag() (Tag, error) {
 	if !ok || name == "" || len(value) < 2 || value[0] != '"' || value[len(value)-1] != '"' {
 		return Tag{}, fmt.Errorf("bad tag %q", clip(string(lx.src[start:end])))
 	}
-	v, err := strconv.Unquote(value)
-	if err != nil {
-		v = value[1 : len(value)-1] // PDN escapes only \" and \\; keep odd text as it is
+	return Tag{name, unescape(value[1 : len(value)-1])}, nil
+}
+
+// unescape undoes PDN's two escapes in a tag value, \" and \\; any other
+// backslash is kept as written, and the bytes need not be UTF-8 (files in
+// Latin-1 are common), so that a value written back with them reads the
+// same.
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
 	}
-	return Tag{name, v}, nil
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // readDelimited reads a balanced {...} or (...) and returns its inside.
@@ -253,6 +308,7 @@ func (lx *lexer) readDelimited(open, close byte) string {
 			}
 		}
 	}
+	lx.unterminated = true
 	return string(lx.src[min(start, len(lx.src)):])
 }
 
@@ -335,7 +391,7 @@ func variantOf(tags Tags, def *movegen.Variant) (*movegen.Variant, error) {
 
 // replay builds the Game of a raw game.
 func (raw *rawGame) replay(number int, def *movegen.Variant) PDNGame {
-	out := PDNGame{Number: number, Declared: parseResult(raw.tags.Get("Result"))}
+	out := PDNGame{Number: number, Declared: parseResult(raw.tags.Get("Result")), Text: raw.text, Truncated: raw.truncated}
 	if raw.result != "" && raw.result != "*" {
 		out.Declared = parseResult(raw.result)
 	}
@@ -361,6 +417,7 @@ func (raw *rawGame) replay(number int, def *movegen.Variant) PDNGame {
 	for i, tok := range raw.moves {
 		if _, err := g.PlayText(tok.text); err != nil {
 			out.Err = &MoveError{Ply: i + 1, Text: clip(tok.text), Err: err}
+			out.Rest = strings.TrimSpace(raw.text[tok.start:max(raw.movesEnd, tok.start)])
 			break
 		}
 	}

@@ -64,7 +64,7 @@ func (g *Game) WritePDN(w io.Writer, result Result) error {
 	writeComments := func(ply int) {
 		for len(comments) > 0 && comments[0].Ply <= ply {
 			if comments[0].Ply == ply {
-				lw.word("{" + strings.ReplaceAll(comments[0].Text, "}", ")") + "}")
+				lw.word("{" + commentText(comments[0].Text) + "}")
 			}
 			comments = comments[1:]
 		}
@@ -111,4 +111,11 @@ func (lw *lineWriter) word(s string) {
 	}
 	lw.w.WriteString(s)
 	lw.col += len(s)
+}
+
+// commentText makes text safe inside a {comment}: braces become
+// parentheses, since readers (Rio's among them) nest or end comments at
+// them.
+func commentText(text string) string {
+	return strings.NewReplacer("{", "(", "}", ")").Replace(text)
 }
