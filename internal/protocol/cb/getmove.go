@@ -1,0 +1,265 @@
+package cb
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/riodraughts/rio/internal/egdb"
+	"github.com/riodraughts/rio/internal/game"
+	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/search"
+	"github.com/riodraughts/rio/internal/tt"
+)
+
+// pollEvery is how often GetMove looks at playnow while the search runs.
+const pollEvery = 2 * time.Millisecond
+
+// maxMoveTime caps maxtime (a GUI may send anything).
+const maxMoveTime = 24 * time.Hour
+
+// Request is one getmove call, the C arguments but the board and move.
+type Request struct {
+	Color    int
+	MaxTime  float64 // seconds, the average time per move
+	Info     int
+	MoreInfo int
+	// PlayNow reports whether the GUI wants the move now (nil: never).
+	PlayNow func() bool
+	// Status receives the status-bar text as the search goes (nil: none);
+	// it is called from the search's goroutine, never after GetMove
+	// returns.
+	Status func(string)
+}
+
+// Limits returns the search limits of a getmove: with an incremental
+// clock (info bits 2-3), the clock's remaining time and increment budgeted
+// as the Hub clock is; else maxtime, the average per move, as a move time
+// (so that it is never exceeded, which CB_EXACT_TIME demands). With both
+// the clock and CB_EXACT_TIME, maxtime still caps the move.
+func Limits(maxTime float64, info, moreInfo int) search.Limits {
+	mt := seconds(maxTime)
+	if mode := (info >> incrTimeShift) & 3; mode != 0 {
+		unit := [...]time.Duration{time.Millisecond, 10 * time.Millisecond, 100 * time.Millisecond}[mode-1]
+		remaining := time.Duration(uint16(uint32(moreInfo)>>16)) * unit
+		inc := time.Duration(uint16(moreInfo)) * unit
+		lim := search.Limits{HasClock: true, Time: remaining, Inc: inc}
+		if info&InfoExactTime != 0 && mt > 0 {
+			// A clock and an exact time: the clock's own budget, capped.
+			lim = search.Limits{MoveTime: min(mt, clockHard(lim))}
+		}
+		return lim
+	}
+	return search.Limits{MoveTime: max(mt, time.Millisecond)}
+}
+
+// clockHard is a bound on what the clock lets one move use: the time left
+// with the increment, less the safety margin, halved.
+func clockHard(l search.Limits) time.Duration {
+	return max((l.Time+l.Inc-search.Safety)/2, time.Millisecond)
+}
+
+// seconds converts maxtime, refusing what is not a sensible time.
+func seconds(s float64) time.Duration {
+	if math.IsNaN(s) || s <= 0 {
+		return 0
+	}
+	if s >= maxMoveTime.Seconds() {
+		return maxMoveTime
+	}
+	return time.Duration(s * float64(time.Second))
+}
+
+// GetMove is getmove: it searches the position of b with req.Color to
+// move, writes the position after its move into b and the move into mv,
+// and returns the result code. Bad input (a colour other than 1 or 2, a
+// board that is no position) returns ResultUnknown with b unchanged, mv
+// zeroed and the reason in the status; a side without a legal move returns
+// ResultLoss, b unchanged.
+func (e *Engine) GetMove(b *Board, req Request, mv *CBMove) int {
+	e.searchMu.Lock()
+	defer e.searchMu.Unlock()
+	*mv = CBMove{}
+	status := func(s string) {
+		if req.Status != nil {
+			req.Status(clipReply(s))
+		}
+	}
+
+	e.mu.Lock()
+	v := e.variant
+	p, err := PositionFromBoard(v, b, req.Color)
+	if err != nil {
+		e.mu.Unlock()
+		status("Rio: " + err.Error())
+		return ResultUnknown
+	}
+	g := e.hist
+	e.hist = nil // a history serves the one getmove that follows it
+	if g == nil || g.Variant != v || !samePosition(g.Position(), p) {
+		g = game.New(v, p)
+	}
+	eng := e.engineFor()
+	threads := e.threads
+	tables := e.tables
+	e.mu.Unlock()
+
+	var buf [movegen.MaxMoves]movegen.Move
+	legal := v.Generate(&p, buf[:0])
+	if len(legal) == 0 {
+		status("Rio: no legal move")
+		return ResultLoss
+	}
+	if p.Occupied().Count() <= egdb.Reach {
+		tables.For(v) // the endgame is near: prepare the tables
+	}
+
+	lim := Limits(req.MaxTime, req.Info, req.MoreInfo)
+	opt := search.Options{Threads: threads, Progress: 100 * time.Millisecond}
+	start := time.Now()
+	s := eng.Start(context.Background(), g, lim, opt, func(i search.Info) {
+		if i.Line == 1 {
+			status(progress(v, &p, i))
+		}
+	})
+	if req.PlayNow != nil {
+		tick := time.NewTicker(pollEvery)
+	poll:
+		for {
+			select {
+			case <-s.Done():
+				break poll
+			case <-tick.C:
+				if req.PlayNow() {
+					s.Stop()
+					break poll
+				}
+			}
+		}
+		tick.Stop()
+	}
+	res := s.Wait()
+	m := res.Move
+	if !isLegal(legal, m) {
+		m = legal[0] // not reached: a search with a legal move finds one
+	}
+	Describe(v, &p, m, mv)
+	q := p.Play(m)
+	BoardFromPosition(&q, b)
+	status(fmt.Sprintf("Rio: played %s, depth %d, score %s, %s nodes in %.2fs",
+		v.FormatPDN(&p, m, movegen.PDNStyle{}), res.Depth, scoreText(res.Score),
+		count(res.Nodes), time.Since(start).Seconds()))
+
+	_ = g.Play(m)
+	return outcome(v, g, tables, res.Score)
+}
+
+// outcome is getmove's result for the mover after its move m was played
+// in g with the search score score: a win or a loss only when proved (the
+// opponent has no move, a forced result within the search horizon), a
+// draw only when the rules or the endgame tables say so, else unknown.
+func outcome(v *movegen.Variant, g *game.Game, tables *egdb.Tables, score int) int {
+	switch o := g.Outcome(); o.Result {
+	case game.Draw:
+		return ResultDraw
+	case game.WhiteWins, game.BlackWins:
+		return ResultWin // the opponent has no move
+	}
+	switch {
+	case score > tt.MateBound:
+		return ResultWin
+	case score < -tt.MateBound:
+		return ResultLoss
+	}
+	q := g.Position()
+	if val, ok := tables.Ready(v).Probe(&q); ok && val.WDL == egdb.Draw {
+		return ResultDraw
+	}
+	return ResultUnknown
+}
+
+// samePosition compares the pieces and the side to move.
+func samePosition(a, b movegen.Position) bool {
+	return a.Pieces == b.Pieces && a.Kings == b.Kings && a.Side == b.Side
+}
+
+func isLegal(legal []movegen.Move, m movegen.Move) bool {
+	for _, l := range legal {
+		if l == m {
+			return true
+		}
+	}
+	return false
+}
+
+// progress formats a search report for the status bar.
+func progress(v *movegen.Variant, root *movegen.Position, i search.Info) string {
+	var pv strings.Builder
+	p := *root
+	for n, m := range i.PV {
+		if n == 12 {
+			pv.WriteString(" ...")
+			break
+		}
+		var buf [movegen.MaxMoves]movegen.Move
+		if !isLegal(v.Generate(&p, buf[:0]), m) {
+			break
+		}
+		if n > 0 {
+			pv.WriteByte(' ')
+		}
+		pv.WriteString(v.FormatPDN(&p, m, movegen.PDNStyle{}))
+		p = p.Play(m)
+	}
+	return fmt.Sprintf("Rio: depth %d/%d  score %s  %s nodes  %.0f kN/s  time %.1fs  pv %s",
+		i.Depth, i.SelDepth, scoreText(i.Score), count(i.Nodes), i.NPS()/1e3, i.Time.Seconds(), pv.String())
+}
+
+// scoreText writes a score in men (+1.00 a man up) or as a win or loss
+// in so many plies.
+func scoreText(s int) string {
+	switch {
+	case s > tt.MateBound:
+		return fmt.Sprintf("win in %d", tt.Win-s)
+	case s < -tt.MateBound:
+		return fmt.Sprintf("loss in %d", tt.Win+s)
+	}
+	return fmt.Sprintf("%+.2f", float64(s)/100)
+}
+
+func count(n int64) string {
+	switch {
+	case n >= 10_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 10_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}
+
+// IsLegal is islegal: it reports whether color has a legal move from
+// square number from to square number to in b and, if so, fills mv with
+// one such move. b is not changed; bad input is simply not legal.
+func (e *Engine) IsLegal(b *Board, color, from, to int, mv *CBMove) bool {
+	*mv = CBMove{}
+	e.mu.Lock()
+	v := e.variant
+	e.mu.Unlock()
+	if from < 1 || from > 32 || to < 1 || to > 32 {
+		return false
+	}
+	p, err := PositionFromBoard(v, b, color)
+	if err != nil {
+		return false
+	}
+	var buf [movegen.MaxMoves]movegen.Move
+	for _, m := range v.Generate(&p, buf[:0]) {
+		if m.From() == square(from) && m.To() == square(to) {
+			Describe(v, &p, m, mv)
+			return true
+		}
+	}
+	return false
+}
