@@ -59,11 +59,11 @@ func WritePDN(w io.Writer, a *Game, pvPlies int) error {
 		tags.Set(t.Name, t.Value)
 	}
 	for _, t := range tags {
-		fmt.Fprintf(bw, "[%s %s]\n", t.Name, quote(t.Value))
+		fmt.Fprintf(bw, "[%s %s]\n", t.Name, game.QuoteTag(t.Value))
 	}
 	bw.WriteString("\n")
 
-	lw := &lineWriter{w: bw, width: 80}
+	lw := game.NewLineWriter(bw, 80)
 	style := game.PDNStyleOf(v)
 	comments := src.Comments
 	// ownComments writes the game's comments after ply; it reports
@@ -72,7 +72,7 @@ func WritePDN(w io.Writer, a *Game, pvPlies int) error {
 		wrote := false
 		for len(comments) > 0 && comments[0].Ply <= ply {
 			if text, keep := cleanComment(comments[0].Text); keep && comments[0].Ply == ply {
-				lw.word("{" + commentText(text) + "}")
+				lw.Word("{" + game.CommentText(text) + "}")
 				wrote = true
 			}
 			comments = comments[1:]
@@ -84,14 +84,14 @@ func WritePDN(w io.Writer, a *Game, pvPlies int) error {
 	for i, m := range a.Moves {
 		p := src.PositionAt(i)
 		if number := moveNumber(start.Side, i); p.Side == movegen.White {
-			lw.word(number + ".")
+			lw.Word(number + ".")
 		} else if i == 0 || interrupted {
-			lw.word(number + "...")
+			lw.Word(number + "...")
 		}
-		lw.word(v.FormatPDN(&p, m.Move, style) + m.NAG.String())
+		lw.Word(v.FormatPDN(&p, m.Move, style) + m.NAG.String())
 		interrupted = false
 		if c := evalComment(&m.After, m.Side.Other()); c != "" {
-			lw.word("{" + c + "}")
+			lw.Word("{" + c + "}")
 			interrupted = true
 		}
 		if ownComments(i + 1) {
@@ -102,7 +102,7 @@ func WritePDN(w io.Writer, a *Game, pvPlies int) error {
 			if len(line) == 0 || line[0] != m.Before.Best {
 				line = []movegen.Move{m.Before.Best}
 			}
-			lw.word("(" + variation(v, style, start.Side, i, p, line[:min(len(line), pvPlies)]) + ")")
+			lw.Word("(" + variation(v, style, start.Side, i, p, line[:min(len(line), pvPlies)]) + ")")
 			interrupted = true
 		}
 	}
@@ -111,9 +111,9 @@ func WritePDN(w io.Writer, a *Game, pvPlies int) error {
 		if pg.Truncated {
 			rest += closers(rest)
 		}
-		lw.raw(rest)
+		lw.Raw(rest)
 	}
-	lw.word(pg.Declared.PDN())
+	lw.Word(pg.Declared.PDN())
 	bw.WriteString("\n\n")
 	return bw.Flush()
 }
@@ -181,61 +181,4 @@ func escapeAt(text string, i int) bool {
 		}
 	}
 	return false
-}
-
-// quote writes a tag value with PDN's escapes (as game.WritePDN does).
-func quote(s string) string {
-	s = strings.ReplaceAll(s, `\`, `\\`)
-	s = strings.ReplaceAll(s, `"`, `\"`)
-	s = strings.ReplaceAll(s, "\n", " ")
-	return `"` + s + `"`
-}
-
-// commentText makes text safe inside a {comment}: braces become
-// parentheses.
-func commentText(text string) string {
-	return strings.NewReplacer("{", "(", "}", ")").Replace(text)
-}
-
-// lineWriter writes words separated by spaces, wrapping lines.
-type lineWriter struct {
-	w     *bufio.Writer
-	width int
-	col   int
-}
-
-func (lw *lineWriter) word(s string) {
-	if lw.col > 0 && lw.col+1+len(s) > lw.width {
-		lw.w.WriteString("\n")
-		lw.col = 0
-	}
-	if lw.col > 0 {
-		lw.w.WriteString(" ")
-		lw.col++
-	}
-	lw.w.WriteString(s)
-	lw.col += len(s)
-}
-
-// raw writes text as it is, on the current line (a line break before it
-// could make a first '%' an escape line); what follows goes on the same
-// line unless the text's last line may hold a ';' comment (which runs to
-// the end of the line) or a '%' escape.
-func (lw *lineWriter) raw(text string) {
-	switch {
-	case lw.col > 0:
-		lw.w.WriteString(" ")
-	case strings.HasPrefix(text, "%"):
-		lw.w.WriteString("{} ") // something before it on its line
-	}
-	lw.w.WriteString(text)
-	lastLine := text[strings.LastIndexByte(text, '\n')+1:]
-	lw.col += len(lastLine) + 1
-	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
-		lw.col = len(lastLine)
-	}
-	if strings.ContainsRune(lastLine, ';') || strings.HasPrefix(strings.TrimSpace(lastLine), "%") {
-		lw.w.WriteString("\n")
-		lw.col = 0
-	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/riodraughts/rio/internal/annotate"
@@ -34,23 +33,9 @@ func runAnnotate(ctx context.Context, env *Env, args []string) error {
 	thresholds := fs.String("thresholds", annotate.DefaultThresholds.String(), "losses in men from which a move is ?!, ? and ??")
 	egdbPieces := fs.Int("egdb-pieces", egdb.DefaultPieces, fmt.Sprintf("endgame tables up to this many pieces (0: none; above %d they come from --egdb-path)", egdb.DefaultPieces))
 	egdbPath := fs.String("egdb-path", "", "directory of tables made by engine egdb build")
-	// The file may come before the flags or after them.
-	var file string
-	if len(args) > 0 && (args[0] == "-" || !strings.HasPrefix(args[0], "-")) {
-		file, args = args[0], args[1:]
-	}
-	v, err := parseArgs(fs, args, &co, 1)
+	v, file, err := parseFileArg(fs, args, &co, "annotate")
 	if err != nil {
 		return err
-	}
-	if fs.NArg() == 1 {
-		if file != "" {
-			return usagef("unexpected argument %q", fs.Arg(0))
-		}
-		file = fs.Arg(0)
-	}
-	if file == "" {
-		return usagef("no PDN file given (engine annotate FILE, - for stdin)")
 	}
 	lim, err := sf.limits()
 	if err != nil {

@@ -241,3 +241,26 @@ func openInput(env *Env, file string) (io.Reader, func(), error) {
 	}
 	return f, func() { f.Close() }, nil
 }
+
+// parseFileArg parses the flags of a command that takes one file (or - for
+// stdin), given before the flags or after them.
+func parseFileArg(fs *cmdFlags, args []string, co *common, name string) (*movegen.Variant, string, error) {
+	var file string
+	if len(args) > 0 && (args[0] == "-" || !strings.HasPrefix(args[0], "-")) {
+		file, args = args[0], args[1:]
+	}
+	v, err := parseArgs(fs, args, co, 1)
+	if err != nil {
+		return nil, "", err
+	}
+	if fs.NArg() == 1 {
+		if file != "" {
+			return nil, "", usagef("unexpected argument %q", fs.Arg(0))
+		}
+		file = fs.Arg(0)
+	}
+	if file == "" {
+		return nil, "", usagef("no PDN file given (engine %s FILE, - for stdin)", name)
+	}
+	return v, file, nil
+}

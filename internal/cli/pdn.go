@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/riodraughts/rio/internal/game"
 )
@@ -12,23 +11,9 @@ import (
 func runPDN(_ context.Context, env *Env, args []string) error {
 	var co common
 	fs := newFlags(lookup("pdn"), env, &co)
-	// The file may come before the flags or after them.
-	var file string
-	if len(args) > 0 && (args[0] == "-" || !strings.HasPrefix(args[0], "-")) {
-		file, args = args[0], args[1:]
-	}
-	v, err := parseArgs(fs, args, &co, 1)
+	v, file, err := parseFileArg(fs, args, &co, "pdn")
 	if err != nil {
 		return err
-	}
-	if fs.NArg() == 1 {
-		if file != "" {
-			return usagef("unexpected argument %q", fs.Arg(0))
-		}
-		file = fs.Arg(0)
-	}
-	if file == "" {
-		return usagef("no PDN file given (engine pdn FILE, - for stdin)")
 	}
 	r, closeInput, err := openInput(env, file)
 	if err != nil {

@@ -54,17 +54,17 @@ func (g *Game) WritePDN(w io.Writer, result Result) error {
 		}
 	}
 	for _, t := range tags {
-		fmt.Fprintf(bw, "[%s %s]\n", t.Name, quote(t.Value))
+		fmt.Fprintf(bw, "[%s %s]\n", t.Name, QuoteTag(t.Value))
 	}
 	bw.WriteString("\n")
 
-	lw := lineWriter{w: bw, width: 80}
+	lw := NewLineWriter(bw, 80)
 	style := PDNStyleOf(g.Variant)
 	comments := g.Comments
 	writeComments := func(ply int) {
 		for len(comments) > 0 && comments[0].Ply <= ply {
 			if comments[0].Ply == ply {
-				lw.word("{" + commentText(comments[0].Text) + "}")
+				lw.Word("{" + CommentText(comments[0].Text) + "}")
 			}
 			comments = comments[1:]
 		}
@@ -73,34 +73,41 @@ func (g *Game) WritePDN(w io.Writer, result Result) error {
 	for i, m := range g.Moves() {
 		p := g.PositionAt(i)
 		if p.Side == movegen.White {
-			lw.word(strconv.Itoa(1+i/2+int(start.Side)) + ".")
+			lw.Word(strconv.Itoa(1+i/2+int(start.Side)) + ".")
 		} else if i == 0 {
-			lw.word("1...")
+			lw.Word("1...")
 		}
-		lw.word(g.Variant.FormatPDN(&p, m, style))
+		lw.Word(g.Variant.FormatPDN(&p, m, style))
 		writeComments(i + 1)
 	}
-	lw.word(result.PDN())
+	lw.Word(result.PDN())
 	bw.WriteString("\n\n")
 	return bw.Flush()
 }
 
-// quote writes a tag value with PDN's escapes.
-func quote(s string) string {
+// QuoteTag writes a tag value with PDN's escapes.
+func QuoteTag(s string) string {
 	s = strings.ReplaceAll(s, `\`, `\\`)
 	s = strings.ReplaceAll(s, `"`, `\"`)
 	s = strings.ReplaceAll(s, "\n", " ")
 	return `"` + s + `"`
 }
 
-// lineWriter writes words separated by spaces, wrapping lines.
-type lineWriter struct {
+// LineWriter writes PDN movetext: words separated by spaces, lines
+// wrapped at a width.
+type LineWriter struct {
 	w     *bufio.Writer
 	width int
 	col   int
 }
 
-func (lw *lineWriter) word(s string) {
+// NewLineWriter returns a LineWriter on w wrapping at width columns.
+func NewLineWriter(w *bufio.Writer, width int) *LineWriter {
+	return &LineWriter{w: w, width: width}
+}
+
+// Word writes s after a space, or on a new line if it would pass the width.
+func (lw *LineWriter) Word(s string) {
 	if lw.col > 0 && lw.col+1+len(s) > lw.width {
 		lw.w.WriteString("\n")
 		lw.col = 0
@@ -113,9 +120,32 @@ func (lw *lineWriter) word(s string) {
 	lw.col += len(s)
 }
 
-// commentText makes text safe inside a {comment}: braces become
+// CommentText makes text safe inside a {comment}: braces become
 // parentheses, since readers (Rio's among them) nest or end comments at
 // them.
-func commentText(text string) string {
+func CommentText(text string) string {
 	return strings.NewReplacer("{", "(", "}", ")").Replace(text)
+}
+
+// Raw writes text as it is, on the current line (a line break before it
+// could make a first '%' an escape line); what follows goes on the same
+// line unless the text's last line may hold a ';' comment (which runs to
+// the end of the line) or a '%' escape.
+func (lw *LineWriter) Raw(text string) {
+	switch {
+	case lw.col > 0:
+		lw.w.WriteString(" ")
+	case strings.HasPrefix(text, "%"):
+		lw.w.WriteString("{} ") // something before it on its line
+	}
+	lw.w.WriteString(text)
+	lastLine := text[strings.LastIndexByte(text, '\n')+1:]
+	lw.col += len(lastLine) + 1
+	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
+		lw.col = len(lastLine)
+	}
+	if strings.ContainsRune(lastLine, ';') || strings.HasPrefix(strings.TrimSpace(lastLine), "%") {
+		lw.w.WriteString("\n")
+		lw.col = 0
+	}
 }
