@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -141,5 +142,31 @@ func TestBenchSignature(t *testing.T) {
 	}
 	if nodes[0] != nodes[1] {
 		t.Errorf("bench signature differs run to run: %v", nodes)
+	}
+}
+
+// --level plays weaker on purpose: with --seed the choice repeats, over
+// seeds it varies, and a level outside 1-10 is bad usage.
+func TestAnalyzeLevel(t *testing.T) {
+	best := func(seed string) string {
+		r := run(t, "", "analyze", "--level", "1", "--seed", seed)
+		ls := lines(r.stdout)
+		if r.code != 0 || len(ls) == 0 || !strings.HasPrefix(ls[len(ls)-1], "bestmove ") {
+			t.Fatalf("exit %d, %q %q", r.code, r.stdout, r.stderr)
+		}
+		return strings.Fields(ls[len(ls)-1])[1]
+	}
+	if a, b := best("9"), best("9"); a != b {
+		t.Errorf("seed 9 played %s then %s", a, b)
+	}
+	seen := map[string]bool{}
+	for seed := 1; seed <= 10; seed++ {
+		seen[best(strconv.Itoa(seed))] = true
+	}
+	if len(seen) < 2 {
+		t.Errorf("level 1 played %v over 10 seeds", seen)
+	}
+	if r := run(t, "", "analyze", "--level", "11"); r.code != 2 || !strings.Contains(r.stderr, "--level") {
+		t.Errorf("--level 11: exit %d, %q", r.code, r.stderr)
 	}
 }

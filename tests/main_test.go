@@ -69,7 +69,7 @@ func openSources(root string) error {
 			}
 			return nil
 		}
-		if name := d.Name(); strings.HasSuffix(name, ".go") || name == "go.mod" || name == "go.sum" {
+		if name := d.Name(); strings.HasSuffix(name, ".go") || name == "go.mod" || name == "go.sum" || embedded(path) {
 			f, err := os.Open(path)
 			if err != nil {
 				return err
@@ -110,4 +110,11 @@ func lines(s string) []string {
 		return nil
 	}
 	return strings.Split(s, "\n")
+}
+
+// embedded reports a file the binary embeds that is not Go: the board's
+// page and the evaluation weights.
+func embedded(path string) bool {
+	slash := filepath.ToSlash(path)
+	return strings.Contains(slash, "internal/gui/static/") || strings.Contains(slash, "internal/eval/weights/")
 }

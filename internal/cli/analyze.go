@@ -67,6 +67,8 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	fen := fs.String("fen", "startpos", "position: PDN FEN, Hub string or startpos")
 	moves := fs.String("moves", "", "moves played from the position, separated by spaces")
 	multipv := fs.Int("multipv", 1, "number of best lines to show")
+	level := fs.Int("level", 0, fmt.Sprintf("play at level 1-%d (weaker on purpose: capped depth and nodes, a move drawn among the nearly best); 0 is full strength", search.MaxLevel))
+	seed := fs.Uint64("seed", 0, "with --level: seed of the level's choice (0: a fresh one each run)")
 	jsonOut := fs.Bool("json", false, "print JSON objects instead of text")
 	file := fs.String("file", "", "analyse every position of this file (positions one per line, or PDN games); JSON lines out")
 	shard := fs.String("shard", "", "with --file: take only shard i of n (i/n, 1 <= i <= n)")
@@ -83,6 +85,9 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	if *multipv < 1 || *multipv > movegen.MaxMoves {
 		return usagef("--multipv %d out of range 1-%d", *multipv, movegen.MaxMoves)
 	}
+	if *level < 0 || *level > search.MaxLevel {
+		return usagef("--level %d out of range 0-%d", *level, search.MaxLevel)
+	}
 	if *egdbPieces < 0 || *egdbPieces > egdb.MaxPieces {
 		return usagef("--egdb-pieces %d out of range 0-%d", *egdbPieces, egdb.MaxPieces)
 	}
@@ -90,7 +95,7 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opt := search.Options{Threads: sf.threads, MultiPV: *multipv, Analysis: true}
+	opt := search.Options{Threads: sf.threads, MultiPV: *multipv, Analysis: true, Level: *level, Seed: *seed}
 	engine := search.NewEngine(sf.hash, env.Log)
 	engine.Eval = evalFn
 	if *file != "" {

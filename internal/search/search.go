@@ -31,6 +31,11 @@ type Options struct {
 	// Progress, when set, is how often onInfo hears of a long iteration
 	// still running (the best line so far, at the depth being searched).
 	Progress time.Duration
+	// Level, 1 to MaxLevel, plays weaker on purpose (level.go): a depth and
+	// node cap, and a move drawn among the nearly best. 0 is full strength.
+	Level int
+	// Seed draws a level's choices; 0 takes a fresh random seed each time.
+	Seed uint64
 }
 
 // Info reports one line of a completed iteration, or progress during a
@@ -153,6 +158,10 @@ func (e *Engine) Start(ctx context.Context, g *game.Game, lim Limits, opt Option
 	if s.depthLimit <= 0 || s.depthLimit > MaxPly-10 {
 		s.depthLimit = MaxPly - 10
 	}
+	s.opt.Level = min(max(s.opt.Level, 0), MaxLevel)
+	if s.opt.Level > 0 {
+		s.applyLevel()
+	}
 	s.setLimits(lim, 0)
 	e.TT.NewSearch()
 	if s.opt.Threads > 1 && e.Features.Defer {
@@ -247,6 +256,15 @@ func (s *Search) run(ctx context.Context) {
 		}
 	}
 	s.result = best.result(legal)
+	if s.opt.Level > 0 {
+		if l, ok := s.chooseLevel(best.levelLines, root.Hash); ok {
+			s.result.Move, s.result.Score, s.result.PV = l.move, l.score, l.pv
+			s.result.Ponder = movegen.NoMove
+			if len(l.pv) > 1 {
+				s.result.Ponder = l.pv[1]
+			}
+		}
+	}
 	s.result.Nodes = s.nodes()
 	s.result.Time = time.Since(s.start)
 }

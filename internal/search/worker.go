@@ -82,6 +82,9 @@ type worker struct {
 	lastBest movegen.Move
 	// partial is a better first line found by an interrupted iteration.
 	partial *rootMove
+	// levelLines are the lines of the last completed iteration, for a
+	// level's choice (level.go).
+	levelLines []levelLine
 }
 
 func newWorker(s *Search, id int) *worker {
@@ -172,6 +175,9 @@ func (w *worker) iterate() {
 			break
 		}
 		w.completed = depth
+		if w.s.opt.Level > 0 {
+			w.keepLevelLines()
+		}
 		if w.id > 0 && depth >= w.s.depthLimit {
 			// A helper reached the target depth first: the search is done,
 			// and its result is the deepest (see Search.run).

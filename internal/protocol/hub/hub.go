@@ -54,6 +54,9 @@ type Session struct {
 	evalName  string
 	evalFile  string
 	evalModel *eval.Model
+	// playLevel is the level parameter: 1-10 plays weaker on purpose
+	// (search.Options.Level), 0 at full strength.
+	playLevel int
 
 	engine  *search.Engine
 	game    *game.Game
@@ -293,6 +296,7 @@ func (h *Session) params() []string {
 		Format("param", KV("name", "egdb-path"), KV("value", h.tables.Path), KV("type", "string")),
 		Format("param", KV("name", "eval"), KV("value", h.evalName), KV("type", "enum"), KV("values", strings.Join(eval.Names, " "))),
 		Format("param", KV("name", "eval-file"), KV("value", h.evalFile), KV("type", "string")),
+		Format("param", KV("name", "level"), KV("value", strconv.Itoa(h.playLevel)), KV("type", "int"), KV("min", "0"), KV("max", strconv.Itoa(search.MaxLevel))),
 	}
 }
 
@@ -365,6 +369,10 @@ func (h *Session) setParam(l Line) {
 		}
 		if value != h.tables.Path {
 			h.setTables(h.tables.Pieces, value)
+		}
+	case "level":
+		if n, ok := intValue(0, search.MaxLevel); ok {
+			h.playLevel = n
 		}
 	case "eval":
 		if !slices.Contains(eval.Names, value) {
@@ -552,6 +560,9 @@ func (h *Session) startSearch(l Line) {
 		lim = search.Limits{Infinite: true}
 	}
 	opt := search.Options{Threads: h.threads, Analysis: mode == "analyze", Progress: time.Second}
+	if mode != "analyze" {
+		opt.Level = h.playLevel // analysis is always at full strength
+	}
 	g := h.game
 	v := h.variant
 	if p := g.Position(); p.Occupied().Count() <= egdb.Reach {

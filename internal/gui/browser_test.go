@@ -1,0 +1,868 @@
+package gui
+
+// TestBrowser plays the embedded page in a real headless Chromium through
+// chromedp: moves entered by clicks on the SVG board, a capture chosen
+// among several that end on the same square, a promotion, take back, live
+// analysis, PDN export and import, positions set up from a FEN in every
+// variant, a game against Rio and a reload that restores the game. Any
+// console error or uncaught exception of the page fails the test.
+//
+// It needs chromium (apt-get install chromium), google-chrome or the
+// browser $CHROME names, and skips without one. Screenshots go to a
+// temporary folder, or to $RIO_SCREENSHOTS (relative to the module root)
+// when set:
+//
+//	RIO_SCREENSHOTS=docs go test -run TestBrowser ./internal/gui
+//
+// writes docs/gui.png, the README's picture of the board.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/riodraughts/rio/internal/game"
+	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/rs/zerolog"
+)
+
+// browserWait bounds every wait for the page (the machines running the
+// tests may be loaded; a wait ends as soon as its condition holds).
+const browserWait = 20 * time.Second
+
+// findBrowser returns the browser to drive: $CHROME, or the first of the
+// usual names on the PATH.
+func findBrowser(t *testing.T) string {
+	t.Helper()
+	if c := os.Getenv("CHROME"); c != "" {
+		p, err := exec.LookPath(c)
+		if err != nil {
+			t.Fatalf("$CHROME=%q: %v", c, err)
+		}
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no browser for the GUI test: install chromium (apt-get install chromium) or set $CHROME")
+	return ""
+}
+
+// screenshotDir is $RIO_SCREENSHOTS (relative to the module root, so that
+// RIO_SCREENSHOTS=docs means the repository's docs/), else a temporary
+// folder.
+func screenshotDir(t *testing.T) string {
+	t.Helper()
+	d := os.Getenv("RIO_SCREENSHOTS")
+	if d == "" {
+		return t.TempDir()
+	}
+	if !filepath.IsAbs(d) {
+		root, err := moduleRoot()
+		if err != nil {
+			t.Fatalf("RIO_SCREENSHOTS=%q: %v", d, err)
+		}
+		d = filepath.Join(root, d)
+	}
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// moduleRoot is the nearest folder above the working directory holding
+// go.mod.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// jsErrors collects what the page reports to the console as errors.
+type jsErrors struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func (e *jsErrors) add(s string) {
+	e.mu.Lock()
+	e.list = append(e.list, s)
+	e.mu.Unlock()
+}
+
+func (e *jsErrors) all() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.list)
+}
+
+func remoteText(args []*runtime.RemoteObject) string {
+	var parts []string
+	for _, a := range args {
+		switch {
+		case a.Description != "":
+			parts = append(parts, a.Description)
+		case len(a.Value) > 0:
+			parts = append(parts, string(a.Value))
+		default:
+			parts = append(parts, string(a.Type))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// page drives the one tab of the test.
+type page struct {
+	ctx  context.Context // the tab's chromedp context (no deadline)
+	dir  string          // where screenshots go
+	url  string
+	srv  *Server
+	errs *jsErrors
+}
+
+// q quotes s for JavaScript.
+func q(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func (pg *page) do(t *testing.T, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(pg.ctx, browserWait)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("%s: %v%s", what, err, pg.diag())
+	}
+}
+
+func evalJS[T any](t *testing.T, pg *page, js string) T {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(pg.ctx, browserWait)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("evaluating %s: %v%s", js, err, pg.diag())
+	}
+	return v
+}
+
+// diag describes the page for a failure message.
+func (pg *page) diag() string {
+	ctx, cancel := context.WithTimeout(pg.ctx, 3*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify({
+		status: document.getElementById('status').textContent,
+		message: document.getElementById('message').textContent,
+		messageClass: document.getElementById('message').className,
+		fen: document.getElementById('fen-out').value,
+		moves: [...document.querySelectorAll('#movelist span[data-ply]')].map((s) => s.textContent),
+	})`))
+	if err != nil {
+		return "\n(page state unreadable: " + err.Error() + ")"
+	}
+	return "\npage: " + s
+}
+
+// waitFor polls the JavaScript condition cond until it holds.
+func (pg *page) waitFor(t *testing.T, what, cond string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(pg.ctx, browserWait+5*time.Second)
+	defer cancel()
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool]("!!("+cond+")",
+		chromedp.WithPollingTimeout(browserWait), chromedp.WithPollingInterval(25*time.Millisecond)))
+	if err != nil {
+		t.Fatalf("waiting for %s: %v%s", what, err, pg.diag())
+	}
+}
+
+func (pg *page) shot(t *testing.T, names ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(pg.ctx, browserWait)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", names[0], err)
+	}
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(pg.dir, n), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const (
+	jsFEN   = `document.getElementById('fen-out').value`
+	jsPlies = `document.querySelectorAll('#movelist span[data-ply]').length`
+	jsMsg   = `document.getElementById('message')`
+)
+
+func (pg *page) fen(t *testing.T) string { t.Helper(); return evalJS[string](t, pg, jsFEN) }
+func (pg *page) plies(t *testing.T) int  { t.Helper(); return evalJS[int](t, pg, jsPlies) }
+
+func (pg *page) moveTexts(t *testing.T) []string {
+	t.Helper()
+	return evalJS[[]string](t, pg, `[...document.querySelectorAll('#movelist span[data-ply]')].map((s) => s.textContent)`)
+}
+
+// waitPosition waits until the page shows fen after plies moves.
+func (pg *page) waitPosition(t *testing.T, what, fen string, plies int) {
+	t.Helper()
+	pg.waitFor(t, what, fmt.Sprintf(`%s === %s && %s === %d`, jsFEN, q(fen), jsPlies, plies))
+}
+
+// board reads the pieces drawn: square number -> "white-man"...
+func (pg *page) board(t *testing.T) map[string]string {
+	t.Helper()
+	return evalJS[map[string]string](t, pg, `(() => {
+		const o = {};
+		document.querySelectorAll('#board g[data-num]').forEach((g) => {
+			const p = g.querySelector('[data-piece]');
+			if (p) o[g.dataset.num] = p.dataset.piece;
+		});
+		return o;
+	})()`)
+}
+
+// piecesOf is what board should read for p.
+func piecesOf(v *movegen.Variant, p *movegen.Position) map[string]string {
+	out := map[string]string{}
+	for c := movegen.White; c <= movegen.Black; c++ {
+		for b := p.Pieces[c]; b != 0; b &= b - 1 {
+			s := b.First()
+			kind := "-man"
+			if p.Kings.Has(s) {
+				kind = "-king"
+			}
+			out[fmt.Sprint(v.Numbering.Number(s))] = colorName(c) + kind
+		}
+	}
+	return out
+}
+
+func (pg *page) checkBoard(t *testing.T, v *movegen.Variant, p *movegen.Position) {
+	t.Helper()
+	got, want := pg.board(t), piecesOf(v, p)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("board drawn %v, want %v (%s)", got, want, v.FormatFEN(p, false))
+	}
+}
+
+// choose sets a select (or input) and fires its change event, as a user
+// picking a value does.
+func (pg *page) choose(t *testing.T, id, value string) {
+	t.Helper()
+	ok := evalJS[bool](t, pg, fmt.Sprintf(`(() => {
+		const e = document.getElementById(%s);
+		e.value = %s;
+		if (e.value !== %s) return false;
+		e.dispatchEvent(new Event('change', { bubbles: true }));
+		return true;
+	})()`, q(id), q(value), q(value)))
+	if !ok {
+		t.Fatalf("#%s has no value %q", id, value)
+	}
+}
+
+// setText types value into a text field (set at once, with an input
+// event).
+func (pg *page) setText(t *testing.T, id, value string) {
+	t.Helper()
+	evalJS[chromedp.Void](t, pg, fmt.Sprintf(`(() => {
+		const e = document.getElementById(%s);
+		e.value = %s;
+		e.dispatchEvent(new Event('input', { bubbles: true }));
+	})()`, q(id), q(value)))
+}
+
+// redrawn runs act and waits until the page has drawn the board anew:
+// act's refresh has had its answer. The answer clears the piece selected,
+// so a click made before it would be lost (see the report on app.js's
+// refresh), and a position that does not change gives nothing else to
+// wait for.
+func (pg *page) redrawn(t *testing.T, what string, act func()) {
+	t.Helper()
+	evalJS[chromedp.Void](t, pg, `document.querySelectorAll('#board g[data-num]').forEach((g) => { g.dataset.stale = '1'; })`)
+	act()
+	pg.waitFor(t, what, `document.querySelector('#board g[data-num]') && !document.querySelector('#board g[data-stale]')`)
+}
+
+func (pg *page) click(t *testing.T, css string) {
+	t.Helper()
+	pg.do(t, "clicking "+css, chromedp.Click(chromedp.CSS(css)))
+}
+
+// open opens a collapsed <details> box by clicking its summary.
+func (pg *page) open(t *testing.T, id string) {
+	t.Helper()
+	if evalJS[bool](t, pg, fmt.Sprintf(`document.getElementById(%s).open`, q(id))) {
+		return
+	}
+	pg.click(t, "#"+id+" > summary")
+	pg.waitFor(t, "#"+id+" open", fmt.Sprintf(`document.getElementById(%s).open`, q(id)))
+}
+
+// clickSquare clicks the middle of the board square numbered num with the
+// mouse (the board listens to pointer events on the SVG).
+func (pg *page) clickSquare(t *testing.T, num int) {
+	t.Helper()
+	xy := evalJS[[]float64](t, pg, fmt.Sprintf(`(() => {
+		const r = document.querySelector('#board g[data-num="%d"] rect');
+		if (!r) return null;
+		r.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+		const b = r.getBoundingClientRect();
+		return [b.left + b.width / 2, b.top + b.height / 2];
+	})()`, num))
+	if len(xy) != 2 {
+		t.Fatalf("no square %d on the board%s", num, pg.diag())
+	}
+	pg.do(t, fmt.Sprintf("clicking square %d", num), chromedp.MouseClickXY(xy[0], xy[1]))
+}
+
+// selectPiece clicks the piece on square from and waits for the board to
+// mark it chosen.
+func (pg *page) selectPiece(t *testing.T, from int) {
+	t.Helper()
+	pg.clickSquare(t, from)
+	pg.waitFor(t, fmt.Sprintf("square %d selected", from), fmt.Sprintf(`document.querySelector('#board g[data-num="%d"] rect.sq-sel')`, from))
+}
+
+// playClicks plays m, legal in the game g shows, by clicking its from
+// square then each square of clicks (its end square when nil), and checks
+// that the page shows the position after it; g plays it too.
+func (pg *page) playClicks(t *testing.T, g *game.Game, m movegen.Move, clicks ...int) {
+	t.Helper()
+	v := g.Variant
+	if len(clicks) == 0 {
+		clicks = []int{v.Numbering.Number(m.To())}
+	}
+	before := g.Position()
+	text := displayText(v, &before, m)
+	if err := g.Play(m); err != nil {
+		t.Fatalf("%s: %v", v.FormatMove(m), err)
+	}
+	pg.selectPiece(t, v.Numbering.Number(m.From()))
+	for _, c := range clicks {
+		pg.clickSquare(t, c)
+	}
+	after := g.Position()
+	pg.waitPosition(t, "the position after "+text, v.FormatFEN(&after, false), g.Ply())
+	pg.checkBoard(t, v, &after)
+	if got := pg.moveTexts(t); got[len(got)-1] != text {
+		t.Fatalf("move list ends with %q, want %q", got[len(got)-1], text)
+	}
+}
+
+// displayText is a move as the page's move list writes it by default:
+// algebraic notation where the variant uses it, else numbers.
+func displayText(v *movegen.Variant, p *movegen.Position, m movegen.Move) string {
+	if v.Numbering.Algebraic {
+		return v.FormatPDN(p, m, game.PDNStyleOf(v))
+	}
+	return v.FormatPDN(p, m, movegen.PDNStyle{})
+}
+
+// parseMove reads a move of the game's position in protocol notation.
+func parseMove(t *testing.T, g *game.Game, s string) movegen.Move {
+	t.Helper()
+	p := g.Position()
+	m, err := g.Variant.ParseMove(&p, s)
+	if err != nil {
+		t.Fatalf("%s: %v", s, err)
+	}
+	return m
+}
+
+// newGame is a game from fen, checked.
+func newGame(t *testing.T, v *movegen.Variant, fen string) *game.Game {
+	t.Helper()
+	p, err := v.ParsePosition(fen)
+	if err != nil {
+		t.Fatalf("%s %s: %v", v.Name, fen, err)
+	}
+	return game.New(v, p)
+}
+
+func fenOf(g *game.Game) string {
+	p := g.Position()
+	return g.Variant.FormatFEN(&p, false)
+}
+
+// captureChoice is a capture the page must let the user pick: it ends on
+// the same square as another capture of the same piece that takes other
+// pieces, and clicking via after the end square picks it.
+type captureChoice struct {
+	move          movegen.Move
+	from, to, via int // square numbers
+}
+
+// passes reports whether the capture m lands on or takes s by one of its
+// paths.
+func passes(v *movegen.Variant, p *movegen.Position, m movegen.Move, s movegen.Square) bool {
+	if m.Captured().Has(s) {
+		return true
+	}
+	for _, path := range v.CapturePaths(p, m) {
+		if slices.Contains(path, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// findCaptureChoice finds in p two legal captures with the same piece and
+// end square but different pieces taken, such that every capture of that
+// piece passing the end square ends there (so a click on it is ambiguous),
+// and a landing square of one that no other of them passes.
+func findCaptureChoice(v *movegen.Variant, p *movegen.Position) (captureChoice, bool) {
+	var buf [movegen.MaxMoves]movegen.Move
+	legal := v.Generate(p, buf[:0])
+	for _, a := range legal {
+		for _, b := range legal {
+			if !a.IsCapture() || a == b || a.From() != b.From() || a.To() != b.To() || a.Captured() == b.Captured() {
+				continue
+			}
+			var others []movegen.Move
+			ambiguous := true
+			for _, m := range legal {
+				if m != a && m.From() == a.From() && passes(v, p, m, a.To()) {
+					others = append(others, m)
+					ambiguous = ambiguous && m.To() == a.To()
+				}
+			}
+			if !ambiguous {
+				continue
+			}
+			for _, path := range v.CapturePaths(p, a) {
+				for _, s := range path[:len(path)-1] {
+					if !slices.ContainsFunc(others, func(m movegen.Move) bool { return passes(v, p, m, s) }) {
+						return captureChoice{move: a, from: v.Numbering.Number(a.From()), to: v.Numbering.Number(a.To()), via: v.Numbering.Number(s)}, true
+					}
+				}
+			}
+		}
+	}
+	return captureChoice{}, false
+}
+
+// pdnOf writes g as PDN with the tags given (name, value, ...).
+func pdnOf(t *testing.T, g *game.Game, tags ...string) string {
+	t.Helper()
+	for i := 0; i+1 < len(tags); i += 2 {
+		g.Tags.Set(tags[i], tags[i+1])
+	}
+	var b strings.Builder
+	if err := g.WritePDN(&b, game.Ongoing); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// playLine plays moves in protocol notation on g.
+func playLine(t *testing.T, g *game.Game, moves ...string) {
+	t.Helper()
+	for _, s := range moves {
+		if _, err := g.PlayText(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// The position a bad FEN must not replace, and the error the page must
+// show.
+func (pg *page) badFEN(t *testing.T, fen string) {
+	t.Helper()
+	fenBefore, boardBefore := pg.fen(t), pg.board(t)
+	pg.setText(t, "fen-in", fen)
+	pg.click(t, "#fen-load")
+	pg.waitFor(t, "the error of a bad FEN", jsMsg+`.className === 'error' && `+jsMsg+`.textContent.includes('position')`)
+	if got := pg.fen(t); got != fenBefore {
+		t.Fatalf("a bad FEN changed the position: %s, was %s", got, fenBefore)
+	}
+	if got := pg.board(t); fmt.Sprint(got) != fmt.Sprint(boardBefore) {
+		t.Fatalf("a bad FEN changed the board: %v, was %v", got, boardBefore)
+	}
+}
+
+// loadFEN sets the position up from fen through the Position box and
+// checks the page shows it; it returns the game from there.
+func (pg *page) loadFEN(t *testing.T, v *movegen.Variant, fen string) *game.Game {
+	t.Helper()
+	g := newGame(t, v, fen)
+	pg.open(t, "position-box")
+	pg.setText(t, "fen-in", fen)
+	pg.click(t, "#fen-load")
+	pg.waitPosition(t, "the position of "+fen, fenOf(g), 0)
+	pg.waitFor(t, "the message cleared", jsMsg+`.textContent === ''`)
+	p := g.Position()
+	pg.checkBoard(t, v, &p)
+	return g
+}
+
+// switchVariant picks v in the header's select: a new game from its start.
+func (pg *page) switchVariant(t *testing.T, v *movegen.Variant) *game.Game {
+	t.Helper()
+	pg.redrawn(t, "the board of "+v.Name, func() { pg.choose(t, "variant", v.Name) })
+	g := game.New(v, v.Start())
+	pg.waitPosition(t, v.Name+"'s start", fenOf(g), 0)
+	p := g.Position()
+	pg.checkBoard(t, v, &p)
+	return g
+}
+
+// tabBusy reports whether the server is searching for the page's tab.
+func (pg *page) tabBusy(t *testing.T) bool {
+	t.Helper()
+	id := evalJS[string](t, pg, `sessionStorage.getItem('rio-tab') || ''`)
+	tb := pg.srv.tabs.lookup(id)
+	return tb != nil && tb.busy()
+}
+
+func (pg *page) waitIdle(t *testing.T, what string) {
+	t.Helper()
+	deadline := time.Now().Add(browserWait)
+	for pg.tabBusy(t) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server still searches for the tab after %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		// go test ./... runs it; .ci/run's -race -short pass over the
+		// packages that start goroutines need not run a browser twice.
+		t.Skip("short mode: the browser test runs in the full go test ./...")
+	}
+	exe := findBrowser(t)
+	began := time.Now()
+
+	s := New(Config{HashMiB: 16}, zerolog.Nop())
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	defer s.tabs.stopAll()
+	u, err := url.Parse(ts.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, err := net.SplitHostPort(u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetPort(port)
+
+	ctx, stop := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer stop()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.WindowSize(1200, 900),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	defer cancelAlloc()
+	bctx, cancelTab := chromedp.NewContext(actx)
+	defer cancelTab()
+
+	errs := &jsErrors{}
+	if err := chromedp.Listen(bctx, func(ev any) {
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeAssert {
+				errs.add("console." + string(e.Type) + ": " + remoteText(e.Args))
+			}
+		case *runtime.EventExceptionThrown:
+			d := e.ExceptionDetails
+			text := d.Text
+			if d.Exception != nil {
+				text += " " + d.Exception.Description
+			}
+			errs.add(fmt.Sprintf("uncaught exception at %s:%d: %s", d.URL, d.LineNumber+1, text))
+		}
+	}); err != nil {
+		t.Fatalf("starting %s: %v", exe, err)
+	}
+	pg := &page{ctx: bctx, dir: screenshotDir(t), url: ts.URL + "/", srv: s, errs: errs}
+	t.Logf("browser %s; screenshots in %s", exe, pg.dir)
+	defer func() {
+		for _, e := range errs.all() {
+			t.Errorf("page: %s", e)
+		}
+		t.Logf("TestBrowser took %v", time.Since(began).Round(time.Millisecond))
+	}()
+
+	pg.do(t, "loading the page",
+		chromedp.EmulateViewport(1200, 900),
+		chromedp.Navigate(pg.url),
+	)
+
+	ok := t.Run("brazilian", func(t *testing.T) { browserBrazilian(t, pg) }) &&
+		t.Run("russian", func(t *testing.T) { browserRussian(t, pg) }) &&
+		t.Run("portuguese", func(t *testing.T) { browserPortuguese(t, pg) }) &&
+		t.Run("against-rio", func(t *testing.T) { browserAgainstRio(t, pg) })
+	if ok {
+		t.Run("reload", func(t *testing.T) { browserReload(t, pg) })
+	}
+}
+
+func browserBrazilian(t *testing.T, pg *page) {
+	v := movegen.Brazilian
+	g := game.New(v, v.Start())
+
+	// 1. A fresh profile: nothing restored, the default settings and the
+	// start position of the server's variant.
+	pg.waitPosition(t, "the start position", fenOf(g), 0)
+	if n := evalJS[int](t, pg, `document.querySelectorAll('#board g[data-sq][data-num][data-name]').length`); n != 32 {
+		t.Fatalf("%d squares drawn, want 32", n)
+	}
+	p := g.Position()
+	pg.checkBoard(t, v, &p)
+	if got := evalJS[string](t, pg, `document.getElementById('rio-side').value + ' ' + document.getElementById('analyse').checked + ' ' + document.getElementById('variant').value`); got != "black false brazilian" {
+		t.Fatalf("a fresh page starts with Rio plays, analysis, variant = %q, want black false brazilian", got)
+	}
+	if got := evalJS[string](t, pg, `document.querySelector('#board g[data-num="22"]').dataset.name`); got != "c3" {
+		t.Fatalf("square 22 is named %q, want c3", got)
+	}
+	// Two players: the test plays both sides.
+	pg.redrawn(t, "the board redrawn", func() { pg.choose(t, "rio-side", "none") })
+	pg.waitFor(t, "the setting saved", `JSON.parse(localStorage.getItem('rio-gui-v1') || '{}').settings?.rio === 'none'`)
+
+	// 2. An opening by clicks, an exchange included.
+	line := []string{"22-18", "12-16", "21-17", "16-20", "25-21", "8-12", "18-14", "9x18", "23x14", "11-15"}
+	for _, s := range line {
+		pg.playClicks(t, g, parseMove(t, g, s))
+	}
+	pg.shot(t, "brazilian-opening.png")
+
+	// 5. Take back (two players: one ply).
+	before := game.New(v, v.Start())
+	playLine(t, before, line[:len(line)-1]...)
+	pg.click(t, "#takeback")
+	pg.waitPosition(t, "the position before the last move", fenOf(before), len(line)-1)
+	g = before
+	p = g.Position()
+	pg.checkBoard(t, v, &p)
+
+	// 6. Analysis: score, lines, and reports that go on coming.
+	var buf [movegen.MaxMoves]movegen.Move
+	wantLines := min(3, len(v.Generate(&p, buf[:0])))
+	pg.click(t, "#analyse")
+	pg.waitFor(t, "the analysis", fmt.Sprintf(`document.getElementById('an-score').textContent !== '' && document.querySelectorAll('#an-lines li').length >= %d`, wantLines))
+	depthRE := regexp.MustCompile(`^depth (\d+) · `)
+	first := evalJS[string](t, pg, `document.getElementById('an-info').textContent`)
+	if !depthRE.MatchString(first) {
+		t.Fatalf("analysis info %q does not start with the depth", first)
+	}
+	pg.waitFor(t, "a later analysis report", `document.getElementById('an-info').textContent !== `+q(first))
+	second := evalJS[string](t, pg, `document.getElementById('an-info').textContent`)
+	if !depthRE.MatchString(second) {
+		t.Fatalf("analysis info %q does not start with the depth", second)
+	}
+	if li := evalJS[string](t, pg, `document.querySelector('#an-lines li').textContent`); !regexp.MustCompile(`^[+-]\d+\.\d\d|^(win|loss) in \d+`).MatchString(li) {
+		t.Fatalf("analysis line %q does not start with a score", li)
+	}
+	t.Logf("analysis: %q then %q", first, second)
+	pg.shot(t, "brazilian-analysis.png", "gui.png")
+	pg.click(t, "#analyse")
+	pg.waitFor(t, "the analysis off", `!document.getElementById('analyse').checked && document.getElementById('an-score').textContent === '' && document.querySelectorAll('#an-lines li').length === 0`)
+	pg.waitIdle(t, "analysis was switched off")
+
+	// 7. PDN: export this game, then import a file of two and load the
+	// second.
+	pg.open(t, "pdn-box")
+	pg.click(t, "#pdn-export")
+	pg.waitFor(t, "the exported PDN", `document.getElementById('pdn-text').value.includes('[Event "Rio board"]')`)
+	exported := evalJS[string](t, pg, `document.getElementById('pdn-text').value`)
+	for _, m := range pg.moveTexts(t) {
+		if !strings.Contains(exported, " "+m) {
+			t.Errorf("the exported PDN lacks the move %s:\n%s", m, exported)
+		}
+	}
+	if !strings.Contains(exported, `[GameType "26"]`) {
+		t.Errorf("the exported PDN lacks the brazilian GameType:\n%s", exported)
+	}
+	one, two := game.New(v, v.Start()), game.New(v, v.Start())
+	playLine(t, one, "22-18", "11-15")
+	playLine(t, two, "23-19", "9-13", "19-15", "10x19", "24x15")
+	file := pdnOf(t, one, "Event", "Test one", "White", "Ann", "Black", "Bob") + pdnOf(t, two, "Event", "Test two", "White", "Cid", "Black", "Dee")
+	if games, err := game.ReadPDN(strings.NewReader(file), v); err != nil || len(games) != 2 {
+		t.Fatalf("the test's PDN reads as %d games (%v):\n%s", len(games), err, file)
+	}
+	pg.setText(t, "pdn-text", file)
+	pg.click(t, "#pdn-import")
+	pg.waitFor(t, "the two games listed", `document.querySelectorAll('#pdn-games option').length === 2 && !document.getElementById('pdn-choose').hidden`)
+	if opt := evalJS[string](t, pg, `document.querySelectorAll('#pdn-games option')[1].textContent`); !strings.Contains(opt, "Test two") || !strings.Contains(opt, "Cid") {
+		t.Errorf("second game listed as %q", opt)
+	}
+	pg.choose(t, "pdn-games", "1")
+	pg.click(t, "#pdn-load")
+	pg.waitPosition(t, "the second game", fenOf(two), two.Ply())
+	var want []string
+	for i, m := range two.Moves() {
+		p := two.PositionAt(i)
+		want = append(want, displayText(v, &p, m))
+	}
+	if got := pg.moveTexts(t); !slices.Equal(got, want) {
+		t.Fatalf("move list %q, want %q", got, want)
+	}
+	pg.shot(t, "brazilian-pdn.png")
+
+	// 3. A capture with a choice: two captures of the king end on the same
+	// square taking different men; the end square alone does not say which.
+	g = pg.loadFEN(t, v, "W:WK1:B6,14,18,26")
+	p = g.Position()
+	choice, found := findCaptureChoice(v, &p)
+	if !found {
+		t.Fatalf("%s has no two captures ending on one square", fenOf(g))
+	}
+	t.Logf("capture choice: from %d to %d, via %d picks %s", choice.from, choice.to, choice.via, v.FormatMove(choice.move))
+	pg.selectPiece(t, choice.from)
+	pg.clickSquare(t, choice.to)
+	pg.waitFor(t, "the page asking which capture", jsMsg+`.textContent.includes('click a square along')`)
+	if n, f := pg.plies(t), pg.fen(t); n != 0 || f != fenOf(g) {
+		t.Fatalf("an ambiguous click played a move: %d plies, %s", n, f)
+	}
+	pg.waitFor(t, fmt.Sprintf("square %d offered", choice.via), fmt.Sprintf(`document.querySelector('#board g[data-num="%d"] circle.target, #board g[data-num="%d"] circle.via')`, choice.via, choice.via))
+	pg.shot(t, "brazilian-capture-choice.png")
+	before = newGame(t, v, fenOf(g))
+	if err := before.Play(choice.move); err != nil {
+		t.Fatal(err)
+	}
+	pg.clickSquare(t, choice.via)
+	pg.waitPosition(t, "the capture chosen", fenOf(before), 1)
+	p = before.Position()
+	pg.checkBoard(t, v, &p)
+
+	// 4. Promotion: a man one step from the last row becomes a king.
+	g = pg.loadFEN(t, v, "W:W6:B28")
+	p = g.Position()
+	var promo movegen.Move
+	for _, m := range v.Generate(&p, buf[:0]) {
+		if m.Promotes() {
+			promo = m
+			break
+		}
+	}
+	if promo == movegen.NoMove {
+		t.Fatalf("no promotion in %s", fenOf(g))
+	}
+	pg.playClicks(t, g, promo)
+	to := v.Numbering.Number(promo.To())
+	if got := pg.board(t)[fmt.Sprint(to)]; got != "white-king" {
+		t.Fatalf("square %d holds %q after the promotion, want white-king", to, got)
+	}
+	pg.shot(t, "brazilian-promotion.png")
+}
+
+func browserRussian(t *testing.T, pg *page) {
+	v := movegen.Russian
+	pg.switchVariant(t, v)
+	pg.open(t, "position-box")
+	pg.badFEN(t, "W:W33:B1")
+	// A man that captures onto the last row becomes a king and goes on
+	// capturing as one (russian rule).
+	g := pg.loadFEN(t, v, "W:W10:B7,8,21")
+	p := g.Position()
+	var buf [movegen.MaxMoves]movegen.Move
+	legal := v.Generate(&p, buf[:0])
+	if len(legal) != 1 || !legal[0].Promotes() || legal[0].Captured().Count() != 2 {
+		t.Fatalf("%s: want one capture of two that promotes, have %v", fenOf(g), v.FormatMoves(legal))
+	}
+	pg.playClicks(t, g, legal[0])
+	to := v.Numbering.Number(legal[0].To())
+	if got := pg.board(t)[fmt.Sprint(to)]; got != "white-king" {
+		t.Fatalf("square %d holds %q after a capture through the last row, want white-king", to, got)
+	}
+	pg.shot(t, "russian.png")
+}
+
+func browserPortuguese(t *testing.T, pg *page) {
+	v := movegen.Portuguese
+	g := pg.switchVariant(t, v)
+	// Square 1 is White's bottom-right corner.
+	corner := evalJS[string](t, pg, `(() => {
+		const b = document.getElementById('board').getBoundingClientRect();
+		const r = document.querySelector('#board g[data-num="1"] rect').getBoundingClientRect();
+		return (r.right > b.right - 2 ? 'right' : 'left') + ' ' + (r.bottom > b.bottom - 2 ? 'bottom' : 'top');
+	})()`)
+	if corner != "right bottom" {
+		t.Fatalf("portuguese square 1 is drawn at the %s, want the bottom right", corner)
+	}
+	pg.playClicks(t, g, parseMove(t, g, "10-14"))
+	pg.open(t, "position-box")
+	pg.badFEN(t, "W:W1-12:B1")
+	pg.loadFEN(t, v, "W:W5,9,K14:B22,27,K31")
+	pg.shot(t, "portuguese.png")
+}
+
+func browserAgainstRio(t *testing.T, pg *page) {
+	v := movegen.Portuguese
+	pg.choose(t, "level", "1")
+	pg.redrawn(t, "the board redrawn", func() { pg.choose(t, "rio-side", "black") })
+	pg.redrawn(t, "a new game", func() { pg.click(t, "#new-game") })
+	g := game.New(v, v.Start())
+	pg.waitPosition(t, "a new game", fenOf(g), 0)
+	// White's move by clicks; Rio may answer before the page could be
+	// seen showing it, so wait for both.
+	white := parseMove(t, g, "11-15")
+	p := g.Position()
+	text := displayText(v, &p, white)
+	pg.selectPiece(t, v.Numbering.Number(white.From()))
+	pg.clickSquare(t, v.Numbering.Number(white.To()))
+	pg.waitFor(t, "Rio's answer", jsPlies+` === 2`)
+	if got := pg.moveTexts(t); got[0] != text {
+		t.Fatalf("move list %q, want %s first", got, text)
+	}
+	// Rio's move, as the page keeps it, must be legal and lead to the
+	// position shown.
+	moves := evalJS[[]string](t, pg, `JSON.parse(localStorage.getItem('rio-gui-v1')).game.moves`)
+	if len(moves) != 2 || moves[0] != v.FormatMove(white) {
+		t.Fatalf("stored moves %q, want %s and Rio's", moves, v.FormatMove(white))
+	}
+	playLine(t, g, moves...)
+	pg.waitPosition(t, "the position after Rio's move", fenOf(g), 2)
+	pg.waitFor(t, "White to move", `document.getElementById('status').textContent.startsWith('White to move') && !document.getElementById('status').textContent.includes('thinking')`)
+	pg.waitIdle(t, "Rio moved")
+	pg.shot(t, "portuguese-against-rio.png")
+}
+
+func browserReload(t *testing.T, pg *page) {
+	fen, moves := pg.fen(t), pg.moveTexts(t)
+	pg.do(t, "reloading", chromedp.Reload())
+	pg.waitPosition(t, "the game restored", fen, len(moves))
+	if got := pg.moveTexts(t); !slices.Equal(got, moves) {
+		t.Fatalf("move list after reload %q, want %q", got, moves)
+	}
+	if got := evalJS[string](t, pg, `['variant', 'rio-side', 'level'].map((id) => document.getElementById(id).value).join(' ')`); got != "portuguese black 1" {
+		t.Fatalf("after reload variant, Rio plays, level = %q, want portuguese black 1", got)
+	}
+	pg.shot(t, "reloaded.png")
+}
