@@ -1,11 +1,16 @@
 package gui
 
 // TestBrowser plays the embedded page in a real headless Chromium through
-// chromedp: moves entered by clicks on the SVG board, a capture chosen
-// among several that end on the same square, a promotion, take back, live
-// analysis, PDN export and import, positions set up from a FEN in every
-// variant, a game against Rio and a reload that restores the game. Any
-// console error or uncaught exception of the page fails the test.
+// chromedp. In each variant (brazilian, russian, portuguese; browserRuns
+// holds their positions, every one checked in Go first) it plays an
+// opening by clicks on the SVG board and one move by a drag, takes back,
+// runs the analysis until its score, line or depth changes, exports the
+// game as PDN and imports a file of two games loading the second, refuses
+// a bad FEN, sets positions up from FENs, makes a capture chosen among
+// several that end on the same square and promotes a man. Then it plays
+// a game against Rio, reloads the page (the game is restored) and shows
+// it at a phone's width. Any console error or uncaught exception of the
+// page fails the test.
 //
 // It needs chromium (apt-get install chromium), google-chrome or the
 // browser $CHROME names, and skips without one. Screenshots go to a
@@ -19,6 +24,7 @@ package gui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http/httptest"
@@ -33,6 +39,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/riodraughts/rio/internal/game"
@@ -332,6 +339,14 @@ func (pg *page) open(t *testing.T, id string) {
 // mouse (the board listens to pointer events on the SVG).
 func (pg *page) clickSquare(t *testing.T, num int) {
 	t.Helper()
+	x, y := pg.squareCenter(t, num)
+	pg.do(t, fmt.Sprintf("clicking square %d", num), chromedp.MouseClickXY(x, y))
+}
+
+// squareCenter is the middle of the square numbered num in the viewport,
+// scrolled into view.
+func (pg *page) squareCenter(t *testing.T, num int) (x, y float64) {
+	t.Helper()
 	xy := evalJS[[]float64](t, pg, fmt.Sprintf(`(() => {
 		const r = document.querySelector('#board g[data-num="%d"] rect');
 		if (!r) return null;
@@ -342,7 +357,7 @@ func (pg *page) clickSquare(t *testing.T, num int) {
 	if len(xy) != 2 {
 		t.Fatalf("no square %d on the board%s", num, pg.diag())
 	}
-	pg.do(t, fmt.Sprintf("clicking square %d", num), chromedp.MouseClickXY(xy[0], xy[1]))
+	return xy[0], xy[1]
 }
 
 // selectPiece clicks the piece on square from and waits for the board to
@@ -555,6 +570,107 @@ func (pg *page) waitIdle(t *testing.T, what string) {
 	}
 }
 
+// playDrag plays the quiet move m, legal in the game g shows, by dragging
+// its piece with the mouse (pressed on the from square, moved, released
+// on the end square), and checks the position after it; g plays it too.
+func (pg *page) playDrag(t *testing.T, g *game.Game, m movegen.Move) {
+	t.Helper()
+	v := g.Variant
+	before := g.Position()
+	text := displayText(v, &before, m)
+	if err := g.Play(m); err != nil {
+		t.Fatalf("%s: %v", v.FormatMove(m), err)
+	}
+	x0, y0 := pg.squareCenter(t, v.Numbering.Number(m.From()))
+	x1, y1 := pg.squareCenter(t, v.Numbering.Number(m.To()))
+	held := func(p *input.DispatchMouseEventParams) { p.Buttons = 1 }
+	pg.do(t, "dragging "+text,
+		chromedp.MouseEvent(chromedp.MousePressed, x0, y0, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+		chromedp.MouseEvent(chromedp.MouseMoved, (2*x0+x1)/3, (2*y0+y1)/3, chromedp.ButtonLeft, held),
+		chromedp.MouseEvent(chromedp.MouseMoved, x1, y1, chromedp.ButtonLeft, held),
+		chromedp.MouseEvent(chromedp.MouseReleased, x1, y1, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+	)
+	after := g.Position()
+	pg.waitPosition(t, "the position after "+text+" dragged", v.FormatFEN(&after, false), g.Ply())
+	pg.checkBoard(t, v, &after)
+	if got := pg.moveTexts(t); got[len(got)-1] != text {
+		t.Fatalf("move list ends with %q, want %q", got[len(got)-1], text)
+	}
+}
+
+// pickedLine is a game of plies moves from v's start, each the last of
+// the legal moves in the generator's order: a line the test did not
+// choose, different from the openings.
+func pickedLine(t *testing.T, v *movegen.Variant, plies int) *game.Game {
+	t.Helper()
+	g := game.New(v, v.Start())
+	var buf [movegen.MaxMoves]movegen.Move
+	for range plies {
+		p := g.Position()
+		legal := v.Generate(&p, buf[:0])
+		if len(legal) == 0 {
+			t.Fatalf("%s: no move in %s", v.Name, fenOf(g))
+		}
+		if err := g.Play(legal[len(legal)-1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g
+}
+
+// variantRun is what the whole sequence (browserVariant) needs of a
+// variant. Each position is checked in Go before the page is asked about
+// it.
+type variantRun struct {
+	v *movegen.Variant
+	// opening is a line from the start in the variant's own notation,
+	// with an exchange; its last move is quiet (take back undoes it) and
+	// its second is quiet too (it is dragged).
+	opening []string
+	// choice is a position with two captures of one piece that end on
+	// the same square taking different pieces (findCaptureChoice).
+	choice string
+	// promotion is a position where the side to move crowns a man.
+	promotion string
+	// badFEN is a FEN the server must refuse.
+	badFEN string
+	// atStart runs on the variant's start position, atEnd after the
+	// sequence: the variant's own checks.
+	atStart, atEnd func(t *testing.T, pg *page)
+}
+
+var browserRuns = []variantRun{
+	{
+		v:       movegen.Brazilian,
+		opening: []string{"22-18", "12-16", "21-17", "16-20", "25-21", "8-12", "18-14", "9x18", "23x14", "11-15"},
+		// The flying king takes 6 and 26 with 14 or with 18, ending on 31
+		// either way.
+		choice:    "W:WK1:B6,14,18,26",
+		promotion: "W:W6:B28",
+		badFEN:    "W:W21-32:B1-12,21",
+	},
+	{
+		v:       movegen.Russian,
+		opening: []string{"c3-d4", "f6-e5", "d4:f6", "g7:e5", "b2-c3", "h6-g5", "g3-h4", "e7-f6", "c3-b4"},
+		// A man capturing backward as well: russian lets it take three as
+		// well as four, and two captures of three end on 5.
+		choice:    "W:W16:B9,10,11,18,19",
+		promotion: "B:W5:B27",
+		badFEN:    "W:W33:B1",
+		atEnd:     browserRussianCapturePromotion,
+	},
+	{
+		v:       movegen.Portuguese,
+		opening: []string{"10-14", "23-19", "14x23", "28x19", "11-14", "19x10", "5x14", "22-18", "12-15"},
+		// Men capture forward only, kings fly: Black's king takes 7 and 27
+		// with 15 or with 19, ending on 30 either way.
+		choice:    "B:W7,15,19,27:BK4",
+		promotion: "W:W26:B5",
+		badFEN:    "W:W1-12:B1",
+		atStart:   browserPortugueseCorner,
+	},
+}
+
 func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		// go test ./... runs it; .ci/run's -race -short pass over the
@@ -624,21 +740,23 @@ func TestBrowser(t *testing.T) {
 		chromedp.Navigate(pg.url),
 	)
 
-	ok := t.Run("brazilian", func(t *testing.T) { browserBrazilian(t, pg) }) &&
-		t.Run("russian", func(t *testing.T) { browserRussian(t, pg) }) &&
-		t.Run("portuguese", func(t *testing.T) { browserPortuguese(t, pg) }) &&
-		t.Run("against-rio", func(t *testing.T) { browserAgainstRio(t, pg) })
-	if ok {
+	ok := t.Run("fresh", func(t *testing.T) { browserFresh(t, pg) })
+	for _, r := range browserRuns {
+		ok = ok && t.Run(r.v.Name, func(t *testing.T) { browserVariant(t, pg, r) })
+	}
+	ok = ok && t.Run("against-rio", func(t *testing.T) { browserAgainstRio(t, pg) }) &&
 		t.Run("reload", func(t *testing.T) { browserReload(t, pg) })
+	if ok {
+		t.Run("phone", func(t *testing.T) { browserPhone(t, pg) })
 	}
 }
 
-func browserBrazilian(t *testing.T, pg *page) {
+// browserFresh checks the page as a fresh profile shows it: nothing
+// restored, the default settings and the start position of the server's
+// variant. It then sets two players: the test plays both sides.
+func browserFresh(t *testing.T, pg *page) {
 	v := movegen.Brazilian
 	g := game.New(v, v.Start())
-
-	// 1. A fresh profile: nothing restored, the default settings and the
-	// start position of the server's variant.
 	pg.waitPosition(t, "the start position", fenOf(g), 0)
 	if n := evalJS[int](t, pg, `document.querySelectorAll('#board g[data-sq][data-num][data-name]').length`); n != 32 {
 		t.Fatalf("%d squares drawn, want 32", n)
@@ -648,121 +766,95 @@ func browserBrazilian(t *testing.T, pg *page) {
 	if got := evalJS[string](t, pg, `document.getElementById('rio-side').value + ' ' + document.getElementById('analyse').checked + ' ' + document.getElementById('variant').value`); got != "black false brazilian" {
 		t.Fatalf("a fresh page starts with Rio plays, analysis, variant = %q, want black false brazilian", got)
 	}
-	if got := evalJS[string](t, pg, `document.querySelector('#board g[data-num="22"]').dataset.name`); got != "c3" {
-		t.Fatalf("square 22 is named %q, want c3", got)
+	pg.twoPlayers(t)
+}
+
+// twoPlayers sets Rio to play nobody, and checks the setting is saved.
+func (pg *page) twoPlayers(t *testing.T) {
+	t.Helper()
+	if evalJS[string](t, pg, `document.getElementById('rio-side').value`) != "none" {
+		pg.redrawn(t, "the board redrawn", func() { pg.choose(t, "rio-side", "none") })
 	}
-	// Two players: the test plays both sides.
-	pg.redrawn(t, "the board redrawn", func() { pg.choose(t, "rio-side", "none") })
 	pg.waitFor(t, "the setting saved", `JSON.parse(localStorage.getItem('rio-gui-v1') || '{}').settings?.rio === 'none'`)
+}
 
-	// 2. An opening by clicks, an exchange included.
-	line := []string{"22-18", "12-16", "21-17", "16-20", "25-21", "8-12", "18-14", "9x18", "23x14", "11-15"}
-	for _, s := range line {
-		pg.playClicks(t, g, parseMove(t, g, s))
+// browserVariant runs the whole sequence in r's variant: its start
+// position drawn with its numbering, an opening by clicks (one move
+// dragged), take back, analysis whose score or line changes, PDN export
+// and the import of two games choosing the second, a bad FEN refused, a
+// capture with a choice told apart by a square along its path, a
+// promotion, and the variant's own checks.
+func browserVariant(t *testing.T, pg *page, r variantRun) {
+	v := r.v
+	var buf [movegen.MaxMoves]movegen.Move
+
+	// 1. The start position, every square named as the server's variant
+	// names it (c3 is 22 in brazilian and russian).
+	g := pg.switchVariant(t, v)
+	names := evalJS[map[string]string](t, pg, `Object.fromEntries([...document.querySelectorAll('#board g[data-num]')].map((g) => [g.dataset.num, g.dataset.name]))`)
+	if len(names) != 32 {
+		t.Fatalf("%d squares drawn, want 32", len(names))
 	}
-	pg.shot(t, "brazilian-opening.png")
+	for n := 1; n <= 32; n++ {
+		if got, want := names[fmt.Sprint(n)], v.SquareName(v.Numbering.Square(n), true); got != want {
+			t.Fatalf("square %d is named %q, want %q", n, got, want)
+		}
+	}
+	pg.twoPlayers(t)
+	if r.atStart != nil {
+		r.atStart(t, pg)
+	}
 
-	// 5. Take back (two players: one ply).
+	// 2. An opening by clicks, an exchange included; the second move is
+	// dragged.
+	for i, s := range r.opening {
+		if i == 1 {
+			pg.playDrag(t, g, parseMove(t, g, s))
+		} else {
+			pg.playClicks(t, g, parseMove(t, g, s))
+		}
+	}
+	pg.shot(t, v.Name+"-opening.png")
+
+	// 3. Take back (two players: one ply).
 	before := game.New(v, v.Start())
-	playLine(t, before, line[:len(line)-1]...)
+	playLine(t, before, r.opening[:len(r.opening)-1]...)
 	pg.click(t, "#takeback")
-	pg.waitPosition(t, "the position before the last move", fenOf(before), len(line)-1)
+	pg.waitPosition(t, "the position before the last move", fenOf(before), len(r.opening)-1)
 	g = before
-	p = g.Position()
+	p := g.Position()
 	pg.checkBoard(t, v, &p)
 
-	// 6. Analysis: score, lines, and reports that go on coming.
-	var buf [movegen.MaxMoves]movegen.Move
-	wantLines := min(3, len(v.Generate(&p, buf[:0])))
-	pg.click(t, "#analyse")
-	pg.waitFor(t, "the analysis", fmt.Sprintf(`document.getElementById('an-score').textContent !== '' && document.querySelectorAll('#an-lines li').length >= %d`, wantLines))
-	depthRE := regexp.MustCompile(`^depth (\d+) · `)
-	first := evalJS[string](t, pg, `document.getElementById('an-info').textContent`)
-	if !depthRE.MatchString(first) {
-		t.Fatalf("analysis info %q does not start with the depth", first)
+	// 4. Analysis: a score and lines, then a later report whose score,
+	// first line or depth differs.
+	pg.analysis(t, min(3, len(v.Generate(&p, buf[:0]))))
+	if v == movegen.Brazilian {
+		pg.shot(t, "brazilian-analysis.png", "gui.png") // the README's picture
+	} else {
+		pg.shot(t, v.Name+"-analysis.png")
 	}
-	pg.waitFor(t, "a later analysis report", `document.getElementById('an-info').textContent !== `+q(first))
-	second := evalJS[string](t, pg, `document.getElementById('an-info').textContent`)
-	if !depthRE.MatchString(second) {
-		t.Fatalf("analysis info %q does not start with the depth", second)
-	}
-	if li := evalJS[string](t, pg, `document.querySelector('#an-lines li').textContent`); !regexp.MustCompile(`^[+-]\d+\.\d\d|^(win|loss) in \d+`).MatchString(li) {
-		t.Fatalf("analysis line %q does not start with a score", li)
-	}
-	t.Logf("analysis: %q then %q", first, second)
-	pg.shot(t, "brazilian-analysis.png", "gui.png")
 	pg.click(t, "#analyse")
 	pg.waitFor(t, "the analysis off", `!document.getElementById('analyse').checked && document.getElementById('an-score').textContent === '' && document.querySelectorAll('#an-lines li').length === 0`)
 	pg.waitIdle(t, "analysis was switched off")
 
-	// 7. PDN: export this game, then import a file of two and load the
+	// 5. PDN: export this game, then import a file of two and load the
 	// second.
-	pg.open(t, "pdn-box")
-	pg.click(t, "#pdn-export")
-	pg.waitFor(t, "the exported PDN", `document.getElementById('pdn-text').value.includes('[Event "Rio board"]')`)
-	exported := evalJS[string](t, pg, `document.getElementById('pdn-text').value`)
-	for _, m := range pg.moveTexts(t) {
-		if !strings.Contains(exported, " "+m) {
-			t.Errorf("the exported PDN lacks the move %s:\n%s", m, exported)
-		}
-	}
-	if !strings.Contains(exported, `[GameType "26"]`) {
-		t.Errorf("the exported PDN lacks the brazilian GameType:\n%s", exported)
-	}
-	one, two := game.New(v, v.Start()), game.New(v, v.Start())
-	playLine(t, one, "22-18", "11-15")
-	playLine(t, two, "23-19", "9-13", "19-15", "10x19", "24x15")
-	file := pdnOf(t, one, "Event", "Test one", "White", "Ann", "Black", "Bob") + pdnOf(t, two, "Event", "Test two", "White", "Cid", "Black", "Dee")
-	if games, err := game.ReadPDN(strings.NewReader(file), v); err != nil || len(games) != 2 {
-		t.Fatalf("the test's PDN reads as %d games (%v):\n%s", len(games), err, file)
-	}
-	pg.setText(t, "pdn-text", file)
-	pg.click(t, "#pdn-import")
-	pg.waitFor(t, "the two games listed", `document.querySelectorAll('#pdn-games option').length === 2 && !document.getElementById('pdn-choose').hidden`)
-	if opt := evalJS[string](t, pg, `document.querySelectorAll('#pdn-games option')[1].textContent`); !strings.Contains(opt, "Test two") || !strings.Contains(opt, "Cid") {
-		t.Errorf("second game listed as %q", opt)
-	}
-	pg.choose(t, "pdn-games", "1")
-	pg.click(t, "#pdn-load")
-	pg.waitPosition(t, "the second game", fenOf(two), two.Ply())
-	var want []string
-	for i, m := range two.Moves() {
-		p := two.PositionAt(i)
-		want = append(want, displayText(v, &p, m))
-	}
-	if got := pg.moveTexts(t); !slices.Equal(got, want) {
-		t.Fatalf("move list %q, want %q", got, want)
-	}
-	pg.shot(t, "brazilian-pdn.png")
+	pg.pdn(t, v, r.opening[:2])
 
-	// 3. A capture with a choice: two captures of the king end on the same
-	// square taking different men; the end square alone does not say which.
-	g = pg.loadFEN(t, v, "W:WK1:B6,14,18,26")
-	p = g.Position()
-	choice, found := findCaptureChoice(v, &p)
-	if !found {
-		t.Fatalf("%s has no two captures ending on one square", fenOf(g))
+	// 6. FENs: a bad one refused, then positions set up from FENs.
+	pg.open(t, "position-box")
+	if _, err := v.ParsePosition(r.badFEN); err == nil {
+		t.Fatalf("the test's bad FEN %s reads as a %s position", r.badFEN, v.Name)
 	}
-	t.Logf("capture choice: from %d to %d, via %d picks %s", choice.from, choice.to, choice.via, v.FormatMove(choice.move))
-	pg.selectPiece(t, choice.from)
-	pg.clickSquare(t, choice.to)
-	pg.waitFor(t, "the page asking which capture", jsMsg+`.textContent.includes('click a square along')`)
-	if n, f := pg.plies(t), pg.fen(t); n != 0 || f != fenOf(g) {
-		t.Fatalf("an ambiguous click played a move: %d plies, %s", n, f)
-	}
-	pg.waitFor(t, fmt.Sprintf("square %d offered", choice.via), fmt.Sprintf(`document.querySelector('#board g[data-num="%d"] circle.target, #board g[data-num="%d"] circle.via')`, choice.via, choice.via))
-	pg.shot(t, "brazilian-capture-choice.png")
-	before = newGame(t, v, fenOf(g))
-	if err := before.Play(choice.move); err != nil {
-		t.Fatal(err)
-	}
-	pg.clickSquare(t, choice.via)
-	pg.waitPosition(t, "the capture chosen", fenOf(before), 1)
-	p = before.Position()
-	pg.checkBoard(t, v, &p)
+	pg.badFEN(t, r.badFEN)
 
-	// 4. Promotion: a man one step from the last row becomes a king.
-	g = pg.loadFEN(t, v, "W:W6:B28")
+	// 7. A capture with a choice: two captures of one piece end on the
+	// same square taking different pieces; the end square alone does not
+	// say which, a square along the path does.
+	pg.captureChoice(t, v, r.choice)
+
+	// 8. Promotion: a man one step from the last row becomes a king.
+	g = pg.loadFEN(t, v, r.promotion)
 	p = g.Position()
 	var promo movegen.Move
 	for _, m := range v.Generate(&p, buf[:0]) {
@@ -776,19 +868,189 @@ func browserBrazilian(t *testing.T, pg *page) {
 	}
 	pg.playClicks(t, g, promo)
 	to := v.Numbering.Number(promo.To())
-	if got := pg.board(t)[fmt.Sprint(to)]; got != "white-king" {
-		t.Fatalf("square %d holds %q after the promotion, want white-king", to, got)
+	if got, want := pg.board(t)[fmt.Sprint(to)], colorName(p.Side)+"-king"; got != want {
+		t.Fatalf("square %d holds %q after the promotion, want %s", to, got, want)
 	}
-	pg.shot(t, "brazilian-promotion.png")
+	pg.shot(t, v.Name+"-promotion.png")
+
+	if r.atEnd != nil {
+		r.atEnd(t, pg)
+	}
 }
 
-func browserRussian(t *testing.T, pg *page) {
+var depthRE = regexp.MustCompile(`^depth (\d+) · `)
+
+// jsLineText is a function of an analysis line (an li): its score and
+// moves, space separated.
+const jsLineText = `((li) => [...li.querySelectorAll('span')].map((s) => s.textContent).join(' '))`
+
+// analysisShown is what the page shows of the analysis.
+type analysisShown struct {
+	Score string `json:"score"`
+	Info  string `json:"info"`
+	Line  string `json:"line"` // the first line: its score and moves
+	Lines int    `json:"lines"`
+}
+
+func (pg *page) analysisShown(t *testing.T) analysisShown {
+	t.Helper()
+	return evalJS[analysisShown](t, pg, `(() => {
+		const li = document.querySelector('#an-lines li');
+		return {
+			score: document.getElementById('an-score').textContent,
+			info: document.getElementById('an-info').textContent,
+			line: li ? `+jsLineText+`(li) : '',
+			lines: document.querySelectorAll('#an-lines li').length,
+		};
+	})()`)
+}
+
+// analysis switches the analysis on and waits for a report of wantLines
+// lines, then for a later one that changes the score, the first line's
+// moves or the depth (reports that only say the search took longer do
+// not count).
+func (pg *page) analysis(t *testing.T, wantLines int) {
+	t.Helper()
+	pg.click(t, "#analyse")
+	pg.waitFor(t, "the analysis", fmt.Sprintf(`document.getElementById('an-score').textContent !== '' && document.querySelectorAll('#an-lines li').length >= %d`, wantLines))
+	first := pg.analysisShown(t)
+	m := depthRE.FindStringSubmatch(first.Info)
+	if m == nil {
+		t.Fatalf("analysis info %q does not start with the depth", first.Info)
+	}
+	scoreRE := regexp.MustCompile(`^([+-]\d+\.\d\d|(win|loss) in \d+)`)
+	if !scoreRE.MatchString(first.Line) || !strings.HasPrefix(first.Line, first.Score+" ") {
+		t.Fatalf("analysis line %q does not start with the score %q", first.Line, first.Score)
+	}
+	pg.waitFor(t, "a report that changes the score, the line or the depth", fmt.Sprintf(`(() => {
+		const li = document.querySelector('#an-lines li');
+		const m = /^depth (\d+) · /.exec(document.getElementById('an-info').textContent);
+		return li && m && (%s(li) !== %s || m[1] !== %s);
+	})()`, jsLineText, q(first.Line), q(m[1])))
+	second := pg.analysisShown(t)
+	m2 := depthRE.FindStringSubmatch(second.Info)
+	if m2 == nil {
+		t.Fatalf("analysis info %q does not start with the depth", second.Info)
+	}
+	if second.Lines < wantLines || !scoreRE.MatchString(second.Line) || !strings.HasPrefix(second.Line, second.Score+" ") {
+		t.Fatalf("later analysis %+v: want %d lines, the first starting with the score", second, wantLines)
+	}
+	t.Logf("analysis: %q %q then %q %q", first.Info, first.Line, second.Info, second.Line)
+}
+
+// pdn exports the game shown and checks the moves and GameType written,
+// then imports a file of two games (the opening's first moves, and a
+// picked line) and loads the second.
+func (pg *page) pdn(t *testing.T, v *movegen.Variant, firstMoves []string) {
+	t.Helper()
+	pg.open(t, "pdn-box")
+	pg.evalVoid(t, `document.getElementById('pdn-text').value = ''`)
+	pg.click(t, "#pdn-export")
+	pg.waitFor(t, "the exported PDN", `document.getElementById('pdn-text').value.includes('[Event "Rio board"]')`)
+	exported := evalJS[string](t, pg, `document.getElementById('pdn-text').value`)
+	for _, m := range pg.moveTexts(t) {
+		if !strings.Contains(exported, " "+m) {
+			t.Errorf("the exported PDN lacks the move %s:\n%s", m, exported)
+		}
+	}
+	if gt := fmt.Sprintf(`[GameType "%d`, v.GameType); !strings.Contains(exported, gt) {
+		t.Errorf("the exported PDN lacks the %s GameType %d:\n%s", v.Name, v.GameType, exported)
+	}
+	// Read with brazilian for games without a GameType: the tag must
+	// name the variant.
+	if games, err := game.ReadPDN(strings.NewReader(exported), movegen.Brazilian); err != nil || len(games) != 1 || games[0].Err != nil {
+		t.Errorf("the exported PDN reads as %d games (%v):\n%s", len(games), errors.Join(err, firstErr(games)), exported)
+	} else if g := games[0].Game; g.Variant != v || fenOf(g) != pg.fen(t) || g.Ply() != pg.plies(t) {
+		t.Errorf("the exported PDN reads as %s %s after %d plies, the page shows %s %s after %d", g.Variant.Name, fenOf(g), g.Ply(), v.Name, pg.fen(t), pg.plies(t))
+	}
+
+	one := game.New(v, v.Start())
+	playLine(t, one, firstMoves...)
+	two := pickedLine(t, v, 5)
+	file := pdnOf(t, one, "Event", "Test one", "White", "Ann", "Black", "Bob") + pdnOf(t, two, "Event", "Test two", "White", "Cid", "Black", "Dee")
+	if games, err := game.ReadPDN(strings.NewReader(file), v); err != nil || len(games) != 2 || firstErr(games) != nil {
+		t.Fatalf("the test's PDN reads as %d games (%v):\n%s", len(games), errors.Join(err, firstErr(games)), file)
+	}
+	pg.setText(t, "pdn-text", file)
+	// The list of an earlier import stays until this one's answer comes:
+	// mark it, and wait for a list without the mark.
+	pg.evalVoid(t, `document.querySelectorAll('#pdn-games option').forEach((o) => { o.dataset.stale = '1'; })`)
+	pg.click(t, "#pdn-import")
+	pg.waitFor(t, "the two games listed", `document.querySelectorAll('#pdn-games option').length === 2 && !document.querySelector('#pdn-games option[data-stale]') && !document.getElementById('pdn-choose').hidden`)
+	if msg := evalJS[string](t, pg, jsMsg+`.textContent`); !strings.HasPrefix(msg, "2 games") {
+		t.Errorf("the page says %q after importing two games", msg)
+	}
+	if opt := evalJS[string](t, pg, `document.querySelectorAll('#pdn-games option')[1].textContent`); !strings.Contains(opt, "Test two") || !strings.Contains(opt, "Cid") {
+		t.Errorf("second game listed as %q", opt)
+	}
+	pg.choose(t, "pdn-games", "1")
+	pg.click(t, "#pdn-load")
+	pg.waitPosition(t, "the second game", fenOf(two), two.Ply())
+	if got := evalJS[string](t, pg, `document.getElementById('variant').value`); got != v.Name {
+		t.Fatalf("the second game loaded as a %s game, want %s", got, v.Name)
+	}
+	var want []string
+	for i, m := range two.Moves() {
+		p := two.PositionAt(i)
+		want = append(want, displayText(v, &p, m))
+	}
+	if got := pg.moveTexts(t); !slices.Equal(got, want) {
+		t.Fatalf("move list %q, want %q", got, want)
+	}
+	p := two.Position()
+	pg.checkBoard(t, v, &p)
+	pg.shot(t, v.Name+"-pdn.png")
+}
+
+// firstErr is the error of the first game read with one.
+func firstErr(games []game.PDNGame) error {
+	for _, g := range games {
+		if g.Err != nil {
+			return fmt.Errorf("game %d: %w", g.Number, g.Err)
+		}
+	}
+	return nil
+}
+
+func (pg *page) evalVoid(t *testing.T, js string) {
+	t.Helper()
+	evalJS[chromedp.Void](t, pg, js)
+}
+
+// captureChoice sets up fen, which must hold a capture choice, clicks the
+// piece and the shared end square, checks the page asks which capture
+// and offers the telling square, and clicks it.
+func (pg *page) captureChoice(t *testing.T, v *movegen.Variant, fen string) {
+	t.Helper()
+	g := pg.loadFEN(t, v, fen)
+	p := g.Position()
+	choice, found := findCaptureChoice(v, &p)
+	if !found {
+		t.Fatalf("%s has no two captures ending on one square", fenOf(g))
+	}
+	t.Logf("capture choice: from %d to %d, via %d picks %s", choice.from, choice.to, choice.via, v.FormatMove(choice.move))
+	pg.selectPiece(t, choice.from)
+	pg.clickSquare(t, choice.to)
+	pg.waitFor(t, "the page asking which capture", jsMsg+`.textContent.includes('click a square along')`)
+	if n, f := pg.plies(t), pg.fen(t); n != 0 || f != fenOf(g) {
+		t.Fatalf("an ambiguous click played a move: %d plies, %s", n, f)
+	}
+	pg.waitFor(t, fmt.Sprintf("square %d offered", choice.via), fmt.Sprintf(`document.querySelector('#board g[data-num="%d"] circle.target, #board g[data-num="%d"] circle.via')`, choice.via, choice.via))
+	pg.shot(t, v.Name+"-capture-choice.png")
+	after := newGame(t, v, fenOf(g))
+	if err := after.Play(choice.move); err != nil {
+		t.Fatal(err)
+	}
+	pg.clickSquare(t, choice.via)
+	pg.waitPosition(t, "the capture chosen", fenOf(after), 1)
+	p = after.Position()
+	pg.checkBoard(t, v, &p)
+}
+
+// browserRussianCapturePromotion: a man that captures onto the last row
+// becomes a king and goes on capturing as one (russian rule).
+func browserRussianCapturePromotion(t *testing.T, pg *page) {
 	v := movegen.Russian
-	pg.switchVariant(t, v)
-	pg.open(t, "position-box")
-	pg.badFEN(t, "W:W33:B1")
-	// A man that captures onto the last row becomes a king and goes on
-	// capturing as one (russian rule).
 	g := pg.loadFEN(t, v, "W:W10:B7,8,21")
 	p := g.Position()
 	var buf [movegen.MaxMoves]movegen.Move
@@ -801,13 +1063,11 @@ func browserRussian(t *testing.T, pg *page) {
 	if got := pg.board(t)[fmt.Sprint(to)]; got != "white-king" {
 		t.Fatalf("square %d holds %q after a capture through the last row, want white-king", to, got)
 	}
-	pg.shot(t, "russian.png")
+	pg.shot(t, "russian-capture-promotion.png")
 }
 
-func browserPortuguese(t *testing.T, pg *page) {
-	v := movegen.Portuguese
-	g := pg.switchVariant(t, v)
-	// Square 1 is White's bottom-right corner.
+// browserPortugueseCorner: square 1 is White's bottom-right corner.
+func browserPortugueseCorner(t *testing.T, pg *page) {
 	corner := evalJS[string](t, pg, `(() => {
 		const b = document.getElementById('board').getBoundingClientRect();
 		const r = document.querySelector('#board g[data-num="1"] rect').getBoundingClientRect();
@@ -816,15 +1076,13 @@ func browserPortuguese(t *testing.T, pg *page) {
 	if corner != "right bottom" {
 		t.Fatalf("portuguese square 1 is drawn at the %s, want the bottom right", corner)
 	}
-	pg.playClicks(t, g, parseMove(t, g, "10-14"))
-	pg.open(t, "position-box")
-	pg.badFEN(t, "W:W1-12:B1")
-	pg.loadFEN(t, v, "W:W5,9,K14:B22,27,K31")
-	pg.shot(t, "portuguese.png")
 }
 
 func browserAgainstRio(t *testing.T, pg *page) {
 	v := movegen.Portuguese
+	if evalJS[string](t, pg, `document.getElementById('variant').value`) != v.Name {
+		pg.switchVariant(t, v)
+	}
 	pg.choose(t, "level", "1")
 	pg.redrawn(t, "the board redrawn", func() { pg.choose(t, "rio-side", "black") })
 	pg.redrawn(t, "a new game", func() { pg.click(t, "#new-game") })
@@ -865,4 +1123,40 @@ func browserReload(t *testing.T, pg *page) {
 		t.Fatalf("after reload variant, Rio plays, level = %q, want portuguese black 1", got)
 	}
 	pg.shot(t, "reloaded.png")
+}
+
+// browserPhone shows the page at a phone's width (390x844 CSS pixels):
+// the board fits the width and the controls come below it.
+func browserPhone(t *testing.T, pg *page) {
+	pg.do(t, "a phone's viewport", chromedp.EmulateViewport(390, 844))
+	defer func() {
+		ctx, cancel := context.WithTimeout(pg.ctx, browserWait)
+		defer cancel()
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(1200, 900)); err != nil {
+			t.Errorf("back to 1200x900: %v", err)
+		}
+	}()
+	pg.waitFor(t, "the phone's width", `window.innerWidth === 390`)
+	type box struct {
+		BoardWidth  float64 `json:"boardWidth"`
+		BoardBottom float64 `json:"boardBottom"`
+		PanelTop    float64 `json:"panelTop"`
+		PageWidth   float64 `json:"pageWidth"`
+	}
+	b := evalJS[box](t, pg, `(() => {
+		const b = document.getElementById('board').getBoundingClientRect();
+		const p = document.getElementById('panel').getBoundingClientRect();
+		return { boardWidth: b.width, boardBottom: b.bottom, panelTop: p.top, pageWidth: document.documentElement.scrollWidth };
+	})()`)
+	t.Logf("at 390x844: %+v", b)
+	if b.BoardWidth > 390 || b.BoardWidth <= 300 {
+		t.Errorf("the board is %.1f px wide on a 390 px screen, want 300-390", b.BoardWidth)
+	}
+	if b.PanelTop < b.BoardBottom {
+		t.Errorf("the panel starts at %.1f px, above the board's bottom at %.1f: want the controls below the board", b.PanelTop, b.BoardBottom)
+	}
+	if b.PageWidth > 390 {
+		t.Errorf("the page is %.0f px wide on a 390 px screen: it scrolls sideways", b.PageWidth)
+	}
+	pg.shot(t, "phone.png")
 }

@@ -21,4 +21,9 @@
 // Threads stop on an atomic flag polled every few thousand nodes. With one
 // thread a search limited by depth or nodes visits the same nodes and
 // returns the same move every run.
+//
+// Playing levels (level.go) weaken the search on purpose for people: a
+// level caps depth and nodes, searches several root lines, and draws its
+// move among those within a margin of the best, weighted towards the best,
+// from a seed and the position (the same seed, the same game).
 package search

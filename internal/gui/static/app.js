@@ -275,6 +275,7 @@ function renderAnalysis(a) {
     sc.className = 'score';
     sc.textContent = l.score.text;
     li.appendChild(sc);
+    li.appendChild(document.createTextNode(' '));
     l.pv.forEach((m, k) => {
       const s = document.createElement('span');
       s.className = 'pv-move';
@@ -702,7 +703,14 @@ async function loadFEN(fen) {
 
 // ---------- PDN ----------
 
+function clearImported() {
+  app.imported = [];
+  $('pdn-games').textContent = '';
+  $('pdn-choose').hidden = true;
+}
+
 async function importPDN() {
+  clearImported(); // a game of an earlier import is not loaded by mistake
   let text = $('pdn-text').value;
   const file = $('pdn-file').files[0];
   if (file) {
@@ -782,6 +790,7 @@ function wire() {
   $('variant').addEventListener('change', (e) => {
     app.game = { variant: e.target.value, fen: '', moves: [], tags: {}, result: '', reason: '' };
     app.cursor = 0; app.evals = []; app.settings.labels = '';
+    clearImported();
     if (app.setup) { app.setup = null; $('setup-box').hidden = true; }
     refresh();
   });
