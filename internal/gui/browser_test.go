@@ -745,7 +745,8 @@ func TestBrowser(t *testing.T) {
 		ok = ok && t.Run(r.v.Name, func(t *testing.T) { browserVariant(t, pg, r) })
 	}
 	ok = ok && t.Run("against-rio", func(t *testing.T) { browserAgainstRio(t, pg) }) &&
-		t.Run("reload", func(t *testing.T) { browserReload(t, pg) })
+		t.Run("reload", func(t *testing.T) { browserReload(t, pg) }) &&
+		t.Run("setup", func(t *testing.T) { browserSetup(t, pg) })
 	if ok {
 		t.Run("phone", func(t *testing.T) { browserPhone(t, pg) })
 	}
@@ -1159,4 +1160,50 @@ func browserPhone(t *testing.T, pg *page) {
 		t.Errorf("the page is %.0f px wide on a 390 px screen: it scrolls sideways", b.PageWidth)
 	}
 	pg.shot(t, "phone.png")
+}
+
+// browserSetup builds a portuguese position with the set-up palette: a
+// man on its promotion row is refused with a message (the set-up stays
+// open), a good position is taken with its side to move, and Rio, which
+// was playing Black, does not move in a studied position.
+func browserSetup(t *testing.T, pg *page) {
+	v := movegen.Portuguese
+	if evalJS[string](t, pg, `document.getElementById('variant').value`) != v.Name {
+		pg.switchVariant(t, v)
+	}
+	pg.open(t, "position-box")
+	pg.click(t, "#setup")
+	pg.waitFor(t, "the set-up palette", `!document.getElementById('setup-box').hidden`)
+	pg.click(t, "#setup-clear")
+	pg.waitFor(t, "an empty board", `document.querySelectorAll('#board [data-piece]').length === 0`)
+	put := func(piece string, nums ...int) {
+		pg.click(t, `#palette button[data-put="`+piece+`"]`)
+		for _, n := range nums {
+			pg.clickSquare(t, n)
+		}
+	}
+	put("white-king", 1)
+	put("white-man", 10, 32) // 32 is on White's promotion row
+	put("black-man", 30)
+	pg.waitFor(t, "four pieces placed", `document.querySelectorAll('#board [data-piece]').length === 4`)
+	pg.choose(t, "setup-side", "B")
+	pg.click(t, "#setup-done")
+	pg.waitFor(t, "the bad set-up refused", `document.getElementById('message').className === 'error' && /promotion row/.test(document.getElementById('message').textContent) && !document.getElementById('setup-box').hidden`)
+	put("empty", 32)
+	pg.waitFor(t, "the man removed", `document.querySelectorAll('#board [data-piece]').length === 3`)
+	pg.shot(t, "setup.png")
+	pg.click(t, "#setup-done")
+	want := "B:WK1,10:B30"
+	pg.waitFor(t, "the set-up position taken", `document.getElementById('setup-box').hidden && document.getElementById('fen-out').value === `+q(want))
+	p, err := v.ParseFEN(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg.checkBoard(t, v, &p)
+	if got := evalJS[string](t, pg, `document.getElementById('rio-side').value`); got != "none" {
+		t.Errorf("after a set-up Rio plays %q, want none", got)
+	}
+	if n := pg.plies(t); n != 0 {
+		t.Errorf("%d plies played from the set-up position", n)
+	}
 }

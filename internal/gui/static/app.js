@@ -680,6 +680,7 @@ async function endSetup(apply) {
   if (apply) {
     const fen = setupFEN();
     if (!(await loadFEN(fen))) return; // the message says what is wrong; stay in set-up
+    app.settings.rio = 'none'; // a position to study; choose "Rio plays" to play it out
   }
   app.setup = null;
   $('setup-box').hidden = true;
