@@ -30,8 +30,12 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			httpError(w, http.StatusForbidden, fmt.Errorf("origin %q is not this server (%s)", clip(o), r.Host))
 			return
 		}
-		if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" {
-			httpError(w, http.StatusForbidden, errors.New("cross-site request refused"))
+		// Browsers say where a request comes from: only this origin's page
+		// (or the user typing the address: none) may use the engine. This
+		// also covers requests that carry no Origin, such as an <img> or
+		// an EventSource of another localhost port's page (same-site).
+		if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
+			httpError(w, http.StatusForbidden, fmt.Errorf("%s request refused: only this server's page may use it", clip(site)))
 			return
 		}
 		w.Header().Set("X-Content-Type-Options", "nosniff")

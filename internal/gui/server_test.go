@@ -919,6 +919,10 @@ func TestGuard(t *testing.T) {
 	try("https origin", "", map[string]string{"Origin": "https://" + h.host}, 403)
 	try("origin with another port", "", map[string]string{"Origin": "http://127.0.0.1:" + wrongPort}, 403)
 	try("cross-site fetch", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, 403)
+	// Another port's page on localhost is same-site but not this origin;
+	// its <img> or EventSource requests carry no Origin.
+	try("same-site, no origin", "", map[string]string{"Sec-Fetch-Site": "same-site"}, 403)
+	try("address typed by the user", "", map[string]string{"Sec-Fetch-Site": "none"}, 200)
 	try("own origin", "", map[string]string{"Origin": "http://" + h.host, "Sec-Fetch-Site": "same-origin"}, 200)
 	try("localhost origin", "localhost:"+h.port, map[string]string{"Origin": "http://localhost:" + h.port}, 200)
 	// The guard covers the POST API too: another site cannot start a
