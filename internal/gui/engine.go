@@ -13,7 +13,7 @@ import (
 	"github.com/riodraughts/rio/internal/tt"
 )
 
-func (s *Server) newEngine() *tabEngine {
+func (s *Server) newEngine() *search.Engine {
 	e := search.NewEngine(s.cfg.HashMiB, s.log)
 	e.Eval = s.cfg.Eval
 	e.Tables = s.tables

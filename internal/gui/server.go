@@ -12,6 +12,7 @@ import (
 	"github.com/riodraughts/rio/internal/egdb"
 	"github.com/riodraughts/rio/internal/eval"
 	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/search"
 	"github.com/rs/zerolog"
 )
 
@@ -61,7 +62,7 @@ func New(cfg Config, log zerolog.Logger) *Server {
 		cfg.MaxTabs = 8
 	}
 	s := &Server{cfg: cfg, log: log, tables: cfg.Tables}
-	s.tabs = newTabSet(cfg.MaxTabs, func() *tabEngine { return s.newEngine() })
+	s.tabs = newTabSet(cfg.MaxTabs, func() *search.Engine { return s.newEngine() })
 	s.routes()
 	return s
 }

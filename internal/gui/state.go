@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/riodraughts/rio/internal/egdb"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 )
@@ -245,9 +244,5 @@ func (s *Server) tableValue(v *movegen.Variant, p *movegen.Position) string {
 	if !ok {
 		return ""
 	}
-	return tableText(val)
-}
-
-func tableText(val egdb.Value) string {
 	return val.String()
 }

@@ -9,15 +9,13 @@ import (
 	"github.com/riodraughts/rio/internal/search"
 )
 
-// tabEngine is a tab's engine: its own transposition table, so that tabs
-// searching at once share nothing.
-type tabEngine = search.Engine
-
 // tab is one browser tab's claim on the engine: at most one search runs
 // for it, and starting one stops the one before.
 type tab struct {
-	mu     sync.Mutex
-	engine *tabEngine
+	mu sync.Mutex
+	// engine is the tab's own (its transposition table too), so that tabs
+	// searching at once share nothing.
+	engine *search.Engine
 	cancel context.CancelFunc // of the search running, or nil
 	done   chan struct{}      // closed when that search has ended
 	used   time.Time
@@ -71,10 +69,10 @@ type tabSet struct {
 	mu        sync.Mutex
 	max       int
 	tabs      map[string]*tab
-	newEngine func() *tabEngine
+	newEngine func() *search.Engine
 }
 
-func newTabSet(max int, newEngine func() *tabEngine) *tabSet {
+func newTabSet(max int, newEngine func() *search.Engine) *tabSet {
 	return &tabSet{max: max, tabs: map[string]*tab{}, newEngine: newEngine}
 }
 
