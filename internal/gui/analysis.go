@@ -107,6 +107,9 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 		if i.Line < nLines {
 			return
 		}
+		if table == "" {
+			table = s.tableValue(v, &root) // the tables may have become ready since
+		}
 		view := &analysisView{Depth: i.Depth, Nodes: i.Nodes, NPS: i.NPS(), Time: i.Time.Seconds(), Table: table}
 		for _, l := range pending {
 			if len(l.PV) > 0 {

@@ -105,6 +105,7 @@ type analysisJSON struct {
 	Depth int        `json:"depth"`
 	Nodes int64      `json:"nodes"`
 	Lines []lineJSON `json:"lines"`
+	Table string     `json:"table"`
 	Done  bool       `json:"done"`
 }
 
