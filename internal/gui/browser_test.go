@@ -42,6 +42,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/rs/zerolog"
@@ -746,7 +747,8 @@ func TestBrowser(t *testing.T) {
 	}
 	ok = ok && t.Run("against-rio", func(t *testing.T) { browserAgainstRio(t, pg) }) &&
 		t.Run("reload", func(t *testing.T) { browserReload(t, pg) }) &&
-		t.Run("setup", func(t *testing.T) { browserSetup(t, pg) })
+		t.Run("setup", func(t *testing.T) { browserSetup(t, pg) }) &&
+		t.Run("controls", func(t *testing.T) { browserControls(t, pg) })
 	if ok {
 		t.Run("phone", func(t *testing.T) { browserPhone(t, pg) })
 	}
@@ -1206,4 +1208,89 @@ func browserSetup(t *testing.T, pg *page) {
 	if n := pg.plies(t); n != 0 {
 		t.Errorf("%d plies played from the set-up position", n)
 	}
+}
+
+// browserControls drives the rest of the page in brazilian with two
+// players: flip, square numbers, the arrow keys, a click in the move list,
+// a click on an analysis line's move, the evaluation graph, resignation
+// and an agreed draw.
+func browserControls(t *testing.T, pg *page) {
+	v := movegen.Brazilian
+	g := pg.switchVariant(t, v)
+	if evalJS[string](t, pg, `document.getElementById('rio-side').value`) != "none" {
+		pg.redrawn(t, "two players", func() { pg.choose(t, "rio-side", "none") })
+	}
+	for _, s := range []string{"22-18", "11-15", "18x11", "8x15"} {
+		pg.playClicks(t, g, parseMove(t, g, s))
+	}
+	fens := []string{}
+	replay := game.New(v, v.Start())
+	fens = append(fens, fenOf(replay))
+	for _, m := range g.Moves() {
+		replay.Play(m)
+		fens = append(fens, fenOf(replay))
+	}
+
+	// Flip: square 1 (b8, top left) goes to the bottom right and back.
+	top := func() float64 {
+		return evalJS[float64](t, pg, `(() => { const b = document.getElementById('board').getBoundingClientRect(); const r = document.querySelector('#board g[data-num="1"] rect').getBoundingClientRect(); return (r.top - b.top) / b.height; })()`)
+	}
+	if y := top(); y > 0.1 {
+		t.Fatalf("square 1 drawn at %.2f of the board's height, want the top row", y)
+	}
+	pg.click(t, "#flip")
+	pg.waitFor(t, "the board flipped", `(() => { const b = document.getElementById('board').getBoundingClientRect(); const r = document.querySelector('#board g[data-num="1"] rect').getBoundingClientRect(); return (r.top - b.top) / b.height > 0.8; })()`)
+	pg.click(t, "#flip")
+	pg.waitFor(t, "the board turned back", `(() => { const b = document.getElementById('board').getBoundingClientRect(); const r = document.querySelector('#board g[data-num="1"] rect').getBoundingClientRect(); return (r.top - b.top) / b.height < 0.1; })()`)
+
+	// Numbers on the squares instead of the edges' a-h/1-8, and back.
+	pg.click(t, "#labels")
+	pg.waitFor(t, "numbers on the squares", `document.querySelectorAll('#board text.sq-num').length === 32 && document.querySelectorAll('#board text.coord').length === 0`)
+	pg.click(t, "#labels")
+	pg.waitFor(t, "coordinates on the edges", `document.querySelectorAll('#board text.sq-num').length === 0 && document.querySelectorAll('#board text.coord').length === 16`)
+
+	// The arrow keys, Home and End walk the game; a click in the move list
+	// jumps.
+	key := func(k string, ply int) {
+		t.Helper()
+		pg.do(t, "pressing a key", chromedp.KeyEvent(k))
+		pg.waitFor(t, fmt.Sprintf("ply %d shown", ply), `document.getElementById('fen-out').value === `+q(fens[ply]))
+	}
+	evalJS[bool](t, pg, `(document.activeElement && document.activeElement.blur(), true)`) // keys go to the page, not an input
+	key(kb.ArrowLeft, 3)
+	key(kb.ArrowLeft, 2)
+	key(kb.ArrowRight, 3)
+	key(kb.Home, 0)
+	key(kb.End, 4)
+	pg.click(t, `#movelist span[data-ply="2"]`)
+	pg.waitFor(t, "ply 2 from the move list", `document.getElementById('fen-out').value === `+q(fens[2])+` && document.getElementById('status').textContent.includes('(move 2 of 4)')`)
+	key(kb.End, 4)
+
+	// An analysis line's first move, clicked, is played.
+	pg.click(t, "#analyse")
+	pg.waitFor(t, "analysis lines", `document.querySelectorAll('#an-lines li .pv-move').length > 0`)
+	first := evalJS[string](t, pg, `document.querySelector('#an-lines li .pv-move').textContent`)
+	pg.click(t, "#an-lines li .pv-move")
+	pg.waitFor(t, "the line's move played", jsPlies+` === 5`)
+	if got := pg.moveTexts(t); got[4] != first {
+		t.Fatalf("move list %q: want %s played from the analysis", got, first)
+	}
+	pg.click(t, "#analyse")
+	pg.waitIdle(t, "analysis switched off")
+
+	// Score the game: one point of the graph per position.
+	pg.click(t, "#score-game")
+	pg.waitFor(t, "the graph", `document.querySelector('#graph polyline') && document.querySelector('#graph polyline').getAttribute('points').trim().split(' ').length === 6`)
+	pg.shot(t, "controls.png")
+
+	// Resigning ends the game for the side to move (two players); so does
+	// an agreed draw in a new game.
+	pg.click(t, "#resign")
+	pg.waitFor(t, "the resignation", `/^2-0 — Black resigned/.test(document.getElementById('status').textContent) && document.getElementById('resign').disabled`)
+	pg.click(t, "#new-game")
+	pg.waitPosition(t, "a new game", fens[0], 0)
+	pg.click(t, "#draw")
+	pg.waitFor(t, "the agreed draw", `/^1-1 — draw agreed/.test(document.getElementById('status').textContent)`)
+	pg.click(t, "#new-game")
+	pg.waitPosition(t, "a new game", fens[0], 0)
 }
