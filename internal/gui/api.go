@@ -153,12 +153,16 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, map[string]string{"pdn": b.String()})
 }
 
-func validTagName(name string) bool {
-	if name == "" || len(name) > 40 {
+func validTagName(name string) bool { return isWord(name, 40, "_") }
+
+// isWord reports whether s is 1 to max ASCII letters and digits, with the
+// characters of extra too.
+func isWord(s string, max int, extra string) bool {
+	if s == "" || len(s) > max {
 		return false
 	}
-	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(extra, r)) {
 			return false
 		}
 	}

@@ -26,9 +26,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
-	"net/http/httptest"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,7 +42,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
-	"github.com/rs/zerolog"
 )
 
 // browserWait bounds every wait for the page (the machines running the
@@ -681,19 +677,8 @@ func TestBrowser(t *testing.T) {
 	exe := findBrowser(t)
 	began := time.Now()
 
-	s := New(Config{HashMiB: 16}, zerolog.Nop())
-	ts := httptest.NewServer(s.Handler())
-	defer ts.Close()
-	defer s.tabs.stopAll()
-	u, err := url.Parse(ts.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, port, err := net.SplitHostPort(u.Host)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.SetPort(port)
+	h := newHarness(t, Config{}) // server_test.go: the page's server, its port set
+	s, ts := h.s, h.srv
 
 	ctx, stop := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer stop()

@@ -79,17 +79,7 @@ func newTabSet(max int, newEngine func() *search.Engine) *tabSet {
 var errTooManyTabs = errors.New("too many tabs are searching: stop the analysis in another tab")
 
 // validTabID accepts the ids the page makes: 1-64 letters, digits, - or _.
-func validTabID(id string) bool {
-	if id == "" || len(id) > 64 {
-		return false
-	}
-	for _, r := range id {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
+func validTabID(id string) bool { return isWord(id, 64, "-_") }
 
 // get returns the tab id, making it (and its engine) if new.
 func (ts *tabSet) get(id string) (*tab, error) {
