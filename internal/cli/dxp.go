@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/riodraughts/rio/internal/game"
@@ -31,6 +32,7 @@ func runDXP(ctx context.Context, env *Env, args []string) error {
 	threads := fs.Int("threads", 1, "search threads")
 	hash := fs.Int("hash", 64, "transposition table size in MiB")
 	fast := fs.Int("fast-move", 200, "milliseconds per move in games of 0 minutes")
+	drawRules := fs.String("draw-rules", "all", "draw rules of the games: "+strings.Join(game.RuleSetNames, ", ")+" (Rio claims a draw only by these)")
 	var ef evalFlags
 	addEvalFlags(fs, &ef)
 	v, err := parse(fs, args, &co)
@@ -47,6 +49,10 @@ func runDXP(ctx context.Context, env *Env, args []string) error {
 	case *fast < 1 || *fast > 600000:
 		return usagef("--fast-move %d out of range", *fast)
 	}
+	rules, err := game.ParseRuleSet(*drawRules)
+	if err != nil {
+		return usagef("--draw-rules: %v", err)
+	}
 	sf := searchFlags{depth: 1, threads: *threads, hash: *hash}
 	if _, err := sf.limits(); err != nil {
 		return err
@@ -58,7 +64,7 @@ func runDXP(ctx context.Context, env *Env, args []string) error {
 	engine := search.NewEngine(*hash, env.Log)
 	engine.Eval = evalFn
 	cfg := &dxp.Config{Variant: v, Name: *name, Engine: engine, Threads: *threads,
-		FastMove: time.Duration(*fast) * time.Millisecond, Log: env.Log}
+		FastMove: time.Duration(*fast) * time.Millisecond, DrawRules: rules, Log: env.Log}
 	starts := []match.Opening{{Name: "start", Position: v.Start()}}
 	if *openings != "" {
 		if starts, err = match.LoadOpenings(*openings, v); err != nil {

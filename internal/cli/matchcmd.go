@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/match"
 	"github.com/riodraughts/rio/internal/movegen"
 )
@@ -46,13 +47,18 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 	adjMoves := fs.Int("adjudicate-moves", 0, "...for this many moves each (0: no score adjudication)")
 	maxPlies := fs.Int("max-plies", 400, "a game still going after this many plies is a draw")
 	margin := fs.Int("time-margin", 100, "milliseconds of lateness tolerated before a time forfeit")
+	drawRules := fs.String("draw-rules", "all", "draw rules the referee applies: "+strings.Join(game.RuleSetNames, ", "))
 	v, err := parse(fs, args, &co)
 	if err != nil {
 		return err
 	}
+	rules, err := game.ParseRuleSet(*drawRules)
+	if err != nil {
+		return usagef("--draw-rules: %v", err)
+	}
 	cfg := match.Config{Variant: v, Games: *games, Concurrency: *concurrency, MaxPlies: *maxPlies,
 		TimeMargin: time.Duration(*margin) * time.Millisecond, Log: env.Log,
-		AdjudicateScore: int(*adjScore * 100), AdjudicateMoves: *adjMoves}
+		AdjudicateScore: int(*adjScore * 100), AdjudicateMoves: *adjMoves, DrawRules: rules}
 	switch {
 	case *games < 1 || *games > 1000000:
 		return usagef("--games %d out of range", *games)
@@ -145,10 +151,24 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 		cfg.PDN = f
 	}
 	live := isTerminal(env.Stderr)
+	// Games the referee let go on past a draw of the variant's full rules,
+	// and each engine's losses among them.
+	pastDraw, lostPast := 0, [2]int{}
 	cfg.OnGame = func(rec match.GameRecord, st match.Status) {
 		white, black := st.Names[rec.White], st.Names[1-rec.White]
-		fmt.Fprintf(env.Stdout, "game=%d white=%q black=%q opening=%q plies=%d result=%s reason=%q\n",
-			rec.Number, white, black, rec.Opening, rec.Game.Ply(), rec.Result.PDN(), rec.Reason)
+		past := ""
+		if rec.RuleDraw >= 0 {
+			past = fmt.Sprintf(" rule-draw=%d", rec.RuleDraw)
+			pastDraw++
+			switch rec.Result {
+			case game.WhiteWins:
+				lostPast[1-rec.White]++
+			case game.BlackWins:
+				lostPast[rec.White]++
+			}
+		}
+		fmt.Fprintf(env.Stdout, "game=%d white=%q black=%q opening=%q plies=%d result=%s reason=%q%s\n",
+			rec.Number, white, black, rec.Opening, rec.Game.Ply(), rec.Result.PDN(), rec.Reason, past)
 		if live {
 			line := fmt.Sprintf("%d/%d %s", st.Played, st.Total, st.Score)
 			if cfg.SPRT != nil {
@@ -168,6 +188,9 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "match %s: %d of %d games, %s, %s\n", v.Name, st.Played, st.Total, cfg.TC, strings.Join(st.Names[:], " vs "))
 	for k := range 2 {
 		fmt.Fprintf(env.Stdout, "engine%d %s: %s\n", k+1, st.Names[k], st.Fails[k])
+	}
+	if rules != game.AllRules {
+		fmt.Fprintf(env.Stdout, "past a rule draw (referee: %s): %d games; lost after it: engine1 %d, engine2 %d\n", rules, pastDraw, lostPast[0], lostPast[1])
 	}
 	fmt.Fprintf(env.Stdout, "score %s: %s\n", st.Names[0], st.Score)
 	if cfg.SPRT != nil {

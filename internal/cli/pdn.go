@@ -54,12 +54,18 @@ func pdnLine(g game.PDNGame) string {
 	if g.Err != nil {
 		return line + " error=" + strconv.Quote(g.Err.Error())
 	}
+	// The rules' first ending decides; moves played past a draw (a host
+	// that applies fewer rules went on) are counted, not adjudicated.
 	o := g.Game.Outcome()
 	reason := o.Reason
 	if o.Result == game.Ongoing {
 		reason = "game not finished by the rules"
 	}
-	return line + fmt.Sprintf(" plies=%d result=%s reason=%s", g.Game.Ply(), o.Result.PDN(), strconv.Quote(reason))
+	line += fmt.Sprintf(" plies=%d result=%s reason=%s", g.Game.Ply(), o.Result.PDN(), strconv.Quote(reason))
+	if end := g.Game.EndPly(); end >= 0 {
+		line += fmt.Sprintf(" ply=%d after=%d", end, g.Game.Ply()-end)
+	}
+	return line
 }
 
 func lower(s string) string {

@@ -78,7 +78,7 @@ type DrawRules struct {
 	// Source names the federation rules the table follows.
 	Source string
 	// Repetitions is how many times the same position (same side to move)
-	// must occur for a draw.
+	// must occur for a draw; 0: repetitions never draw.
 	Repetitions int
 	Count       []CountRule
 
@@ -87,11 +87,19 @@ type DrawRules struct {
 	// position after a move that leaves the material as it was (no Where,
 	// no Starts), with their reset events and limits side by side.
 	kingsOnly bool
+	allOff    bool // no count rule is on
 	plain     uint8
 	resetOn   [maxRules]Event
 	plies     [maxRules]int16
 	// floor[men w][kings w][men b][kings b] is Floor's answer.
 	floor [floorMax + 1][floorMax + 1][floorMax + 1][floorMax + 1]int16
+
+	// off masks the count rules switched off (Without); base is the table
+	// it was made from (nil for a base table), derived the tables made
+	// from this one.
+	off     uint8
+	base    *DrawRules
+	derived derivedTables
 }
 
 // floorMax bounds the pieces of a side that Floor knows of exactly.
@@ -115,8 +123,10 @@ func (r *DrawRules) Floor(m Material) int {
 // minPlies returns the shortest rule of the table.
 func (r *DrawRules) minPlies() int {
 	least := 1 << 20
-	for _, rule := range r.Count {
-		least = min(least, rule.Plies)
+	for i, rule := range r.Count {
+		if r.off&(1<<i) == 0 {
+			least = min(least, rule.Plies)
+		}
 	}
 	return least
 }
@@ -135,8 +145,8 @@ func (r *DrawRules) initFloor() {
 					}
 					m := Material{Men: [2]int{wm, bm}, Kings: [2]int{wk, bk}}
 					least := 1 << 14
-					for _, rule := range r.Count {
-						if rule.Applies(m) {
+					for i, rule := range r.Count {
+						if r.off&(1<<i) == 0 && rule.Applies(m) {
 							least = min(least, rule.Plies)
 						}
 					}
@@ -166,17 +176,27 @@ func (m Material) with(c, dm, dk int) Material {
 }
 
 func init() {
-	for _, r := range []*DrawRules{&fmjd64, &fpd} {
-		r.kingsOnly = true
-		for i, rule := range r.Count {
-			r.kingsOnly = r.kingsOnly && rule.NeedsKings
-			if rule.Where == nil && rule.Starts == nil {
-				r.plain |= 1 << i
-			}
-			r.resetOn[i], r.plies[i] = rule.ResetOn, int16(rule.Plies)
-		}
-		r.initFloor()
+	for _, r := range []*DrawRules{&fmjd64, &fpd, &checkerBoard} {
+		r.prepare()
 	}
+}
+
+// prepare derives the fields Advance and Floor read from the rules that
+// are on.
+func (r *DrawRules) prepare() {
+	r.kingsOnly = true
+	for i, rule := range r.Count {
+		r.resetOn[i], r.plies[i] = rule.ResetOn, int16(rule.Plies)
+		if r.off&(1<<i) != 0 {
+			continue
+		}
+		r.kingsOnly = r.kingsOnly && rule.NeedsKings
+		if rule.Where == nil && rule.Starts == nil {
+			r.plain |= 1 << i
+		}
+	}
+	r.allOff = r.off == uint8(1<<len(r.Count)-1)
+	r.initFloor()
 }
 
 // idle are the counters of a table none of whose rules counts.
@@ -317,7 +337,9 @@ func (r *DrawRules) startCounters(p *movegen.Position) Counters {
 	c := idle
 	m := MaterialOf(p)
 	for i := range r.Count {
-		c[i] = r.Count[i].step(notCounting, 0, true, m, p)
+		if r.off&(1<<i) == 0 {
+			c[i] = r.Count[i].step(notCounting, 0, true, m, p)
+		}
 	}
 	return c
 }
@@ -369,7 +391,7 @@ func EventOf(p *movegen.Position, mv movegen.Move) Event {
 // only counted on or reset, and only the placement and start conditions
 // are looked at again.
 func (r *DrawRules) Advance(c Counters, e Event, next *movegen.Position) (Counters, int) {
-	if next.Kings == 0 && r.kingsOnly {
+	if next.Kings == 0 && r.kingsOnly || r.allOff {
 		return idle, -1 // most of a search: no king, no rule
 	}
 	materialChanged := e&(Capture|Promotion) != 0
@@ -381,6 +403,9 @@ func (r *DrawRules) Advance(c Counters, e Event, next *movegen.Position) (Counte
 	drawn := -1
 	for i := range r.Count {
 		switch {
+		case r.off&(1<<i) != 0:
+			c[i] = notCounting
+			continue
 		case !materialChanged && r.plain&(1<<i) != 0:
 			// The material is as it was: count on, reset, or stay idle. A
 			// king is still on the board (a move cannot remove the last

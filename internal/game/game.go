@@ -38,6 +38,7 @@ type Game struct {
 	// Comments are the movetext comments, kept for writing back.
 	Comments []Comment
 	rules    *DrawRules
+	ruleSet  RuleSet
 	moves    []movegen.Move
 	// plies[i] is the state before moves[i]; the last one is the current
 	// position.
@@ -52,14 +53,47 @@ type ply struct {
 	run int
 	// drawnBy is the index of the move-count rule that draws here, or -1.
 	drawnBy int
+	// reps is how many times this position occurred before (same side to
+	// move, since the last irreversible move).
+	reps int
+	// ended is the index of the first position at or before this one where
+	// the rules ended the game by a draw (-1: none). Moves played after it
+	// are play past the end: a host that applies fewer rules went on.
+	ended int
+	// fired masks the count rules that reached their limit at or before
+	// this position; repeated says a repetition drew the game at or
+	// before it.
+	fired    uint8
+	repeated bool
 }
 
-// New starts a game of variant v from start.
+// New starts a game of variant v from start under all of v's draw rules.
 func New(v *movegen.Variant, start movegen.Position) *Game {
-	g := &Game{Variant: v, rules: RulesOf(v)}
-	g.plies = append(g.plies, ply{pos: start, counters: g.rules.startCounters(&start), drawnBy: -1})
+	return NewRules(v, start, AllRules)
+}
+
+// NewRules starts a game of variant v from start under the draw rules of
+// the rule set s.
+func NewRules(v *movegen.Variant, start movegen.Position, s RuleSet) *Game {
+	g := &Game{Variant: v, rules: RulesFor(v, s), ruleSet: s}
+	first := ply{pos: start, counters: g.rules.startCounters(&start), drawnBy: -1, ended: -1}
+	g.plies = append(g.plies, g.judge(first, nil))
 	return g
 }
+
+// WithRules returns the same game (start, moves, tags, comments) recorded
+// under the rule set s.
+func (g *Game) WithRules(s RuleSet) *Game {
+	h := NewRules(g.Variant, g.Start(), s)
+	for _, m := range g.moves {
+		h.play(m)
+	}
+	h.Tags, h.Comments = g.Tags, g.Comments
+	return h
+}
+
+// RuleSet returns the rule set the game is recorded under.
+func (g *Game) RuleSet() RuleSet { return g.ruleSet }
 
 // Start returns the position the game began from.
 func (g *Game) Start() movegen.Position { return g.plies[0].pos }
@@ -123,7 +157,29 @@ func (g *Game) play(m movegen.Move) {
 		next.run = cur.run + 1
 	}
 	g.moves = append(g.moves, m)
-	g.plies = append(g.plies, next)
+	g.plies = append(g.plies, g.judge(next, &cur))
+}
+
+// judge fills in what the rules say of next, the position after prev (nil
+// at the start): its repetitions, and whether the game ended there or
+// before.
+func (g *Game) judge(next ply, prev *ply) ply {
+	n := len(g.plies) // next's index
+	for i := n - 2; i >= n-next.run && i >= 0; i -= 2 {
+		if g.plies[i].pos == next.pos {
+			next.reps++
+		}
+	}
+	next.ended = -1
+	if prev != nil {
+		next.ended, next.fired, next.repeated = prev.ended, prev.fired, prev.repeated
+	}
+	next.fired |= g.rules.Fired(next.counters)
+	next.repeated = next.repeated || g.rules.Repetitions > 0 && next.reps+1 >= g.rules.Repetitions
+	if next.ended < 0 && (next.drawnBy >= 0 || next.repeated) {
+		next.ended = n
+	}
+	return next
 }
 
 // Undo takes back the last move; it reports false when there is none.
@@ -141,22 +197,19 @@ func (g *Game) Undo() bool {
 
 // Repetitions returns how many times the current position occurred before
 // with the same side to move.
-func (g *Game) Repetitions() int {
-	n := len(g.plies) - 1
-	last := &g.plies[n]
-	count := 0
-	for i := n - 2; i >= n-last.run && i >= 0; i -= 2 {
-		if g.plies[i].pos == last.pos {
-			count++
-		}
-	}
-	return count
-}
+func (g *Game) Repetitions() int { return g.plies[len(g.plies)-1].reps }
 
-// Outcome adjudicates the current position: a loss for the side to move
-// without a legal move, a draw by repetition or by a move-count rule, or
-// Ongoing.
+// Outcome is the result of the game so far: the first draw by the rules
+// (repetition or a move-count rule), even when moves were played after it
+// (EndPly tells where), or a loss for the side to move without a legal
+// move; else Ongoing.
 func (g *Game) Outcome() Outcome {
+	end := g.EndPly()
+	if end >= 0 && end < g.Ply() {
+		return g.drawAt(end)
+	}
+	// A move that leaves the opponent no move wins, even the move that
+	// completes a count.
 	cur := &g.plies[len(g.plies)-1]
 	var buf [movegen.MaxMoves]movegen.Move
 	if len(g.Variant.Generate(&cur.pos, buf[:0])) == 0 {
@@ -165,13 +218,42 @@ func (g *Game) Outcome() Outcome {
 		}
 		return Outcome{WhiteWins, "black has no legal move"}
 	}
-	if reps := g.Repetitions() + 1; reps >= g.rules.Repetitions {
-		return Outcome{Draw, fmt.Sprintf("repetition (the same position %d times)", reps)}
-	}
-	if cur.drawnBy >= 0 {
-		return Outcome{Draw, g.rules.Count[cur.drawnBy].Name}
+	if end >= 0 {
+		return g.drawAt(end)
 	}
 	return Outcome{Ongoing, ""}
+}
+
+// EndPly returns the number of moves played when the rules first drew the
+// game (so Ply()-EndPly() moves were played past the end), or -1 when they
+// have not.
+func (g *Game) EndPly() int { return g.plies[len(g.plies)-1].ended }
+
+// drawAt names the draw of the position after i moves, which the rules
+// ended.
+func (g *Game) drawAt(i int) Outcome {
+	p := &g.plies[i]
+	if r := g.rules.Repetitions; r > 0 && p.reps+1 >= r {
+		return Outcome{Draw, fmt.Sprintf("repetition (the same position %d times)", p.reps+1)}
+	}
+	return Outcome{Draw, g.rules.Count[p.drawnBy].Name}
+}
+
+// PlayOn returns what a search from the current position follows: the
+// game's rules without those that have already drawn the game (here or
+// earlier: the host asks for a move all the same, so it does not apply
+// them), the counters under those rules, and the repetition view (the
+// positions since the last irreversible move; only the current one when
+// repetitions do not draw or a repetition already ended the game).
+func (g *Game) PlayOn(extra int) (*DrawRules, Counters, *History) {
+	cur := &g.plies[len(g.plies)-1]
+	rules := g.rules.Without(cur.fired, cur.repeated)
+	if rules.Repetitions == 0 {
+		h := NewHistory(1 + extra)
+		h.Push(cur.pos.Hash, true)
+		return rules, rules.Mask(cur.counters), h
+	}
+	return rules, rules.Mask(cur.counters), g.History(extra)
 }
 
 // History returns the repetition view for a search from the current

@@ -122,6 +122,10 @@ type Config struct {
 	TimeMargin time.Duration
 	// MaxPlies ends a game as a draw (default 400).
 	MaxPlies int
+	// DrawRules are the draw rules the referee applies (default: all of
+	// the variant's). With fewer, games go on past the others' draws;
+	// GameRecord.RuleDraw says where all the rules would have drawn.
+	DrawRules game.RuleSet
 	// AdjudicateScore and AdjudicateMoves: when both engines' scores agree
 	// the same side is at least AdjudicateScore (hundredths of a man) up
 	// for AdjudicateMoves moves each, that side wins. 0: never.
@@ -161,6 +165,10 @@ type GameRecord struct {
 	Game    *game.Game
 	Result  game.Result
 	Reason  string
+	// RuleDraw is the ply at which all of the variant's draw rules drew
+	// the game when the referee applied fewer and play went on past it;
+	// -1 otherwise.
+	RuleDraw int
 }
 
 // Run plays the match and returns its final status.
@@ -295,13 +303,13 @@ func (r *referee) play(ctx context.Context, i int) (GameRecord, [2]Failures, err
 	var fails [2]Failures
 	op := r.cfg.Openings[(i/2)%len(r.cfg.Openings)]
 	white := i % 2 // engine 0 is White in even games
-	rec := GameRecord{Number: i + 1, Opening: op.Name, White: white}
+	rec := GameRecord{Number: i + 1, Opening: op.Name, White: white, RuleDraw: -1}
 	for k := range 2 {
 		if err := r.ensure(ctx, k); err != nil {
 			return rec, fails, err
 		}
 	}
-	g := game.New(r.cfg.Variant, op.Position)
+	g := game.NewRules(r.cfg.Variant, op.Position, r.cfg.DrawRules)
 	rec.Game = g
 	engineOf := func(c movegen.Color) int {
 		if c == movegen.White {
@@ -386,6 +394,12 @@ func (r *referee) play(ctx context.Context, i int) (GameRecord, [2]Failures, err
 	g.Tags.Set("Date", time.Now().Format("2006.01.02"))
 	if rec.Reason != "" {
 		g.Tags.Set("Termination", rec.Reason)
+	}
+	g.Tags.Set("DrawRules", r.cfg.DrawRules.String())
+	if r.cfg.DrawRules != game.AllRules {
+		if end := g.WithRules(game.AllRules).EndPly(); end >= 0 && end < g.Ply() {
+			rec.RuleDraw = end
+		}
 	}
 	return rec, fails, nil
 }

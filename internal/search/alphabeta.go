@@ -65,7 +65,7 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 		return -tt.Win + ply // no legal move: lost
 	}
 	if f.drawn {
-		return 0 // a move-count rule
+		return w.playOn(ply, depth, alpha, beta, 0) // a move-count rule
 	}
 	// Reverse futility: quiet, unthreatened, and far enough above beta
 	// that a shallow search would not bring it back.
@@ -198,7 +198,7 @@ func (w *worker) quiesce(ply, alpha, beta, qply int) int {
 		return -tt.Win + ply
 	}
 	if f.drawn {
-		return 0 // a move-count rule ends the game here
+		return w.playOn(ply, 0, alpha, beta, qply) // a move-count rule ends the game here
 	}
 	if capture {
 		moves := w.v.Generate(pos, f.moves[:0])
@@ -295,7 +295,7 @@ func (w *worker) probeTables(f *frame, ply int) (int, bool) {
 		score = 0
 	case v.Dist >= 0 && counting && f.left < v.Dist:
 		return 0, false
-	case v.Dist >= 0 && v.Dist < w.rules.Floor(game.MaterialOf(&f.pos)):
+	case v.Dist >= 0 && v.Dist < f.rules.Floor(game.MaterialOf(&f.pos)):
 		score = tt.Win - ply - v.Dist
 	case v.Dist >= 0:
 		score = knownWin - ply - v.Dist

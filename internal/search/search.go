@@ -90,6 +90,9 @@ type Features struct {
 	// Defer: with several threads, a move another thread is searching is
 	// searched last (busy.go).
 	Defer bool
+	// PlayOn: a node where a move-count rule draws is ranked by a short
+	// search past the rule (playon.go), for hosts that play on.
+	PlayOn bool
 }
 
 // DefaultFeatures are the search parts in use: those self-play showed to
@@ -97,7 +100,7 @@ type Features struct {
 // LogLMR and Futility did not show a gain in 160-game matches and stay off
 // until longer ones do. Defer only changes how threads share the work: it
 // is judged by time to depth (README, "Numbers").
-var DefaultFeatures = Features{LMR: true, SingleReply: true, Aspiration: true, Defer: true}
+var DefaultFeatures = Features{LMR: true, SingleReply: true, Aspiration: true, Defer: true, PlayOn: true}
 
 // Engine holds what outlives one search: the transposition table.
 type Engine struct {

@@ -52,6 +52,7 @@ func TestSelfPlayFeatures(t *testing.T) {
 		"SingleReply":  func(f *Features) { f.SingleReply = false },
 		"ThreatSearch": func(f *Features) { f.ThreatSearch = false },
 		"Aspiration":   func(f *Features) { f.Aspiration = false },
+		"PlayOn":       func(f *Features) { f.PlayOn = false },
 	}
 	only := os.Getenv("RIO_SELFPLAY_FEATURE")
 	for name, off := range without {

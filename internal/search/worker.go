@@ -27,8 +27,11 @@ type frame struct {
 	left     int
 	counters game.Counters
 	drawn    bool // a move-count rule draws here
-	moves    [movegen.MaxMoves]movegen.Move
-	order    [movegen.MaxMoves]int32
+	// rules are the draw rules in force here: the root's (Game.PlayOn),
+	// less those a line played on past (playOn).
+	rules *game.DrawRules
+	moves [movegen.MaxMoves]movegen.Move
+	order [movegen.MaxMoves]int32
 	// deferred lists the indices of moves put off because another thread
 	// was searching them (busy.go).
 	deferred [movegen.MaxMoves]uint8
@@ -49,7 +52,6 @@ type worker struct {
 	s     *Search
 	id    int
 	v     *movegen.Variant
-	rules *game.DrawRules
 	table *tt.Table
 	feat  Features
 	eval  func(*movegen.Variant, *movegen.Position) int
@@ -89,15 +91,18 @@ type worker struct {
 
 func newWorker(s *Search, id int) *worker {
 	g := s.game
+	// The rules that already drew the game are not followed: the host
+	// asks for a move, so it plays on past them.
+	rules, counters, hist := g.PlayOn(MaxPly + 2)
 	w := &worker{
-		s: s, id: id, v: g.Variant, rules: g.Rules(), table: s.e.TT,
+		s: s, id: id, v: g.Variant, table: s.e.TT,
 		feat: s.e.Features, eval: s.e.Eval, db: s.e.Tables.Ready(g.Variant),
-		hist:  *g.History(MaxPly + 2),
+		hist:  *hist,
 		stack: make([]frame, MaxPly+2),
 	}
-	w.stack[0].pos = g.Position()
-	w.stack[0].counters = g.Counters()
-	w.stack[0].left = w.rules.PliesLeft(w.stack[0].counters)
+	root := &w.stack[0]
+	root.pos, root.rules, root.counters = g.Position(), rules, counters
+	root.left = rules.PliesLeft(counters)
 	return w
 }
 
@@ -422,9 +427,10 @@ func (w *worker) makeMove(ply int, m movegen.Move) {
 	cur.pos.PlayInto(m, &next.pos)
 	e := game.EventOf(&cur.pos, m)
 	var drawnBy int
-	next.counters, drawnBy = w.rules.Advance(cur.counters, e, &next.pos)
+	next.rules = cur.rules
+	next.counters, drawnBy = cur.rules.Advance(cur.counters, e, &next.pos)
 	next.drawn = drawnBy >= 0
-	next.left = w.rules.PliesLeft(next.counters)
+	next.left = cur.rules.PliesLeft(next.counters)
 	next.pvLen = 0
 	w.hist.Push(next.pos.Hash, e&(game.Capture|game.ManMove) != 0)
 }

@@ -94,6 +94,8 @@ func (e *Engine) get(key, arg string) (string, bool) {
 		return boolText(e.wld), true
 	case "max_dbpieces":
 		return strconv.Itoa(e.maxDBPieces), true
+	case "drawrules":
+		return e.drawRules.String(), true
 	}
 	return Unknown, false
 }
@@ -189,6 +191,16 @@ func (e *Engine) set(key, arg string) (string, bool) {
 		e.maxDBPieces = min(n, egdb.MaxPieces)
 		e.resetTables()
 		return "max_dbpieces " + strconv.Itoa(e.maxDBPieces), true
+	case "drawrules":
+		set, err := game.ParseRuleSet(arg)
+		if err != nil {
+			return "error: set " + err.Error(), false
+		}
+		e.drawRules = set
+		if e.hist != nil {
+			e.hist = e.hist.WithRules(set)
+		}
+		return "drawrules " + set.String(), true
 	case "dbmbytes":
 		if _, msg, ok := intArg(key, arg, 0, 1<<30); !ok {
 			return msg, false
@@ -224,7 +236,7 @@ func (e *Engine) setGameHist(arg string) (string, bool) {
 	if err != nil {
 		return "error: set gamehist: " + err.Error(), false
 	}
-	g := game.New(e.variant, p)
+	g := game.NewRules(e.variant, p, e.drawRules)
 	for i, m := range fields[1:] {
 		if _, err := g.PlayText(m); err != nil {
 			return fmt.Sprintf("error: set gamehist: move %d (%s): %v", i+1, clip(m), err), false

@@ -41,6 +41,9 @@ type Engine struct {
 	maxDBPieces int
 	tables      *egdb.Tables
 	search      *search.Engine
+	// drawRules are the draw rules the games follow (set drawrules): by
+	// default CheckerBoard's own (game.CheckerBoardRules).
+	drawRules game.RuleSet
 	// hist is the game of the last set gamehist, for the getmove that
 	// follows it (nil: none).
 	hist *game.Game
@@ -51,7 +54,7 @@ type Engine struct {
 func New() *Engine {
 	e := &Engine{
 		variant: movegen.Russian, hashMiB: defaultHashMiB, threads: 1,
-		wld: true, maxDBPieces: egdb.DefaultPieces,
+		wld: true, maxDBPieces: egdb.DefaultPieces, drawRules: game.CheckerBoardRules,
 	}
 	if DefaultGameType == "26" {
 		e.variant = movegen.Brazilian

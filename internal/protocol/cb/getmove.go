@@ -99,7 +99,7 @@ func (e *Engine) GetMove(b *Board, req Request, mv *CBMove) int {
 	g := e.hist
 	e.hist = nil // a history serves the one getmove that follows it
 	if g == nil || g.Variant != v || !samePosition(g.Position(), p) {
-		g = game.New(v, p)
+		g = game.NewRules(v, p, e.drawRules)
 	}
 	eng := e.engineFor()
 	threads := e.threads

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 )
 
@@ -276,4 +277,63 @@ func TestIsLegal(t *testing.T) {
 	after := b
 	applyMove(&after, &mv)
 	checkPlayed(t, movegen.Russian, &p, &after, &mv)
+}
+
+// A real game (russian) where FMJD-64 7.2.8 draws after 18 plies; at ply
+// 12, b8-a7 walks the lone white king into a trap that wins it after the
+// rule has drawn. CheckerBoard does not apply 7.2.8 and plays on: Rio
+// keeps its king under its default rules (CheckerBoard's) and under all
+// the rules, where it ranks the draws by what follows them.
+func TestGetMovePlaysOnPastRuleDraws(t *testing.T) {
+	v := movegen.Russian
+	start, err := v.ParseFEN("W:W21,K26,30:BK15,20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := game.New(v, start)
+	for _, m := range strings.Fields("a3-b4 e5-c3 d2-g5 c3:a5 g5-d8 h4-g3 c1-d2 a5:e1 d8-c7 g3-f2 c7-b8 f2-g1") {
+		if _, err := g.PlayText(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The history as CheckerBoard sends it: from the last capture on.
+	afterCapture := g.PositionAt(8)
+	hist := "set gamehist " + v.FormatFEN(&afterCapture, false) + " " + strings.Join(v.FormatMoves(g.Moves()[8:]), " ")
+	for _, rules := range []string{"", "all", "repetition"} {
+		e := newTestEngine(t)
+		if rules != "" {
+			if r := mustCommand(t, e, "set drawrules "+rules); r != "drawrules "+rules {
+				t.Errorf("set drawrules %s: %q", rules, r)
+			}
+		}
+		mustCommand(t, e, hist)
+		p := g.Position()
+		var b Board
+		BoardFromPosition(&p, &b)
+		var mv CBMove
+		e.GetMove(&b, Request{Color: White, MaxTime: 0.3}, &mv)
+		checkPlayed(t, v, &p, &b, &mv)
+		if from, to := CoorSquare(int(mv.From.X), int(mv.From.Y)), CoorSquare(int(mv.To.X), int(mv.To.Y)); from == 1 && to == 5 {
+			t.Errorf("drawrules %q: b8-a7 walks into the trap", rules)
+		}
+	}
+}
+
+func TestDrawRulesCommand(t *testing.T) {
+	e := newTestEngine(t)
+	if r := mustCommand(t, e, "get drawrules"); r != "checkerboard" {
+		t.Errorf("default draw rules %q, want checkerboard (what CheckerBoard declares)", r)
+	}
+	for _, set := range game.RuleSetNames {
+		mustCommand(t, e, "set drawrules "+strings.ToUpper(set))
+		if r := mustCommand(t, e, "get drawrules"); r != set {
+			t.Errorf("after set drawrules %s: %q", set, r)
+		}
+	}
+	if r, ok := e.Command("set drawrules fmjd"); ok || !strings.HasPrefix(r, "error") {
+		t.Errorf("set drawrules fmjd: %q %v", r, ok)
+	}
+	if r := mustCommand(t, e, "get drawrules"); r != "checkerboard" {
+		t.Errorf("a refused value changed the rules: %q", r)
+	}
 }

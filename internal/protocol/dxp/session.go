@@ -27,7 +27,10 @@ type Config struct {
 	// Patience is how long to wait for the peer beyond its clock before
 	// giving the game up (a peer that never answers).
 	Patience time.Duration
-	Log      zerolog.Logger
+	// DrawRules are the draw rules Rio's games follow: Rio ends a game by
+	// a draw (GAMEEND 2) only where they draw it, and searches by them.
+	DrawRules game.RuleSet
+	Log       zerolog.Logger
 
 	// endEarly, set by tests only, is asked on each of Rio's turns before
 	// it searches: ok ends the game there with a GAMEEND of that reason
@@ -507,7 +510,7 @@ func ServeFollower(ctx context.Context, conn net.Conn, cfg *Config, onGame func(
 			if code != AccAccept {
 				continue
 			}
-			gm := &liveGame{cfg: cfg, d: d, g: game.New(cfg.Variant, start), me: m.FollowerColour, tc: TimeControl{m.Minutes, m.Moves}, follower: true}
+			gm := &liveGame{cfg: cfg, d: d, g: game.NewRules(cfg.Variant, start, cfg.DrawRules), me: m.FollowerColour, tc: TimeControl{m.Minutes, m.Moves}, follower: true}
 			r, err := gm.play(ctx, 0)
 			r.Peer, r.Me = m.Initiator, gm.me
 			if onGame != nil {
@@ -561,7 +564,7 @@ func PlayGame(ctx context.Context, p *Peer, cfg *Config, spec GameSpec, last boo
 	if last {
 		stop = 1
 	}
-	gm := &liveGame{cfg: cfg, d: p.d, g: game.New(cfg.Variant, spec.Start), me: spec.Me, tc: spec.TimeControl}
+	gm := &liveGame{cfg: cfg, d: p.d, g: game.NewRules(cfg.Variant, spec.Start, cfg.DrawRules), me: spec.Me, tc: spec.TimeControl}
 	r, err := gm.play(ctx, stop)
 	r.Peer, r.Me = p.Follower, gm.me
 	if r.Peer == "" {

@@ -237,3 +237,38 @@ func TestDXPFollowerRobustness(t *testing.T) {
 		p.finished()
 	})
 }
+
+// TestDXPDrawRules: Rio claims a draw (GAMEEND) only by the rules it is
+// told the games follow. From a lone king against two kings, with all the
+// rules FMJD-64 7.2.8 ends the game after 5 moves; with repetition only,
+// the same game goes on until a repetition or a capture ends it.
+func TestDXPDrawRules(t *testing.T) {
+	v := movegen.Russian
+	start, err := v.ParseFEN("W:WK29:BK1,K2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rules := range []game.RuleSet{game.AllRules, game.RepetitionOnly} {
+		a, b := net.Pipe()
+		follower := testConfig(v, "follower")
+		follower.DrawRules = rules
+		go ServeFollower(context.Background(), b, follower, func(Result) {})
+		cfg := testConfig(v, "initiator")
+		cfg.DrawRules = rules
+		d := NewPeer(a, v, cfg.Name, zerolog.Nop())
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		r, err := PlayGame(ctx, d, cfg, GameSpec{Start: start, Me: movegen.White}, true)
+		cancel()
+		d.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", rules, err)
+		}
+		by728 := strings.Contains(r.Reason, "7.2.8")
+		if rules == game.AllRules && (!by728 || r.Game.Ply() != 10) || rules != game.AllRules && by728 {
+			t.Errorf("%s: ended after %d plies: %v (%s)", rules, r.Game.Ply(), r.Result, r.Reason)
+		}
+		if r.Game.RuleSet() != rules {
+			t.Errorf("%s: the game record follows %s", rules, r.Game.RuleSet())
+		}
+	}
+}

@@ -57,6 +57,9 @@ type Session struct {
 	// playLevel is the level parameter: 1-10 plays weaker on purpose
 	// (search.Options.Level), 0 at full strength.
 	playLevel int
+	// drawRules are the draw rules the GUI applies (draw-rules): the game
+	// record, and so the search, follows them.
+	drawRules game.RuleSet
 
 	engine  *search.Engine
 	game    *game.Game
@@ -83,7 +86,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, id Identity, log zero
 		variant: movegen.Brazilian, threads: 1, ttSize: 64, moveOverhead: search.Safety,
 		evalName: eval.Names[0],
 	}
-	h.game = game.New(h.variant, h.variant.Start())
+	h.game = game.NewRules(h.variant, h.variant.Start(), h.drawRules)
 	h.setTables(egdb.DefaultPieces, "")
 	lines := make(chan inputLine)
 	go readLines(in, lines)
@@ -297,6 +300,7 @@ func (h *Session) params() []string {
 		Format("param", KV("name", "eval"), KV("value", h.evalName), KV("type", "enum"), KV("values", strings.Join(eval.Names, " "))),
 		Format("param", KV("name", "eval-file"), KV("value", h.evalFile), KV("type", "string")),
 		Format("param", KV("name", "level"), KV("value", strconv.Itoa(h.playLevel)), KV("type", "int"), KV("min", "0"), KV("max", strconv.Itoa(search.MaxLevel))),
+		Format("param", KV("name", "draw-rules"), KV("value", h.drawRules.String()), KV("type", "enum"), KV("values", strings.Join(game.RuleSetNames, " "))),
 	}
 }
 
@@ -327,7 +331,7 @@ func (h *Session) setParam(l Line) {
 		}
 		if v != h.variant {
 			h.variant = v
-			h.game = game.New(v, v.Start())
+			h.game = game.NewRules(v, v.Start(), h.drawRules)
 			h.leveled = false
 			if h.evalModel != nil && h.evalModel.Variant != v {
 				// Kept: it applies again if the variant comes back.
@@ -374,6 +378,14 @@ func (h *Session) setParam(l Line) {
 		if n, ok := intValue(0, search.MaxLevel); ok {
 			h.playLevel = n
 		}
+	case "draw-rules":
+		set, err := game.ParseRuleSet(value)
+		if err != nil {
+			h.errorf("%v", err)
+			return
+		}
+		h.drawRules = set
+		h.game = h.game.WithRules(set)
 	case "eval":
 		if !slices.Contains(eval.Names, value) {
 			h.errorf("eval: %q is not one of %s", clip(value), strings.Join(eval.Names, ", "))
@@ -452,7 +464,7 @@ func (h *Session) setPosition(l Line) {
 		h.errorf("bad position: %v", err)
 		return
 	}
-	g := game.New(h.variant, p)
+	g := game.NewRules(h.variant, p, h.drawRules)
 	moves, _ := l.Get("moves")
 	for i, m := range strings.Fields(moves) {
 		if _, err := g.PlayText(m); err != nil {
@@ -567,6 +579,11 @@ func (h *Session) startSearch(l Line) {
 	v := h.variant
 	if p := g.Position(); p.Occupied().Count() <= egdb.Reach {
 		h.tables.For(v) // the endgame is near: prepare the tables
+	}
+	if g.EndPly() >= 0 {
+		// The rules drew the game and the GUI plays on: say so, then
+		// search as the game goes on (search.Engine.Start).
+		h.out.send(Format("info", Quoted("draw", g.Outcome().Reason), KV("ply", strconv.Itoa(g.EndPly()))))
 	}
 	r.s = h.engine.Start(context.Background(), g, lim, opt, func(i search.Info) {
 		h.out.send(infoLine(v, i))

@@ -128,6 +128,7 @@ func TestHubBadInputKeepsState(t *testing.T) {
 		`pos moves="22-19"`,
 		"set-param name=variant value=italian",
 		"set-param name=threads value=1000",
+		"set-param name=draw-rules value=fmjd",
 		"level time=abc",
 		"level",
 		"go",
