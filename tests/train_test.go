@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // recordSize is the size of one training position written by selfplay.
@@ -365,5 +366,62 @@ func TestTuneWithoutValidation(t *testing.T) {
 	final := regexp.MustCompile(`val-loss=(\d+\.\d{6})`).FindStringSubmatch(ls[len(ls)-1])
 	if final == nil || final[1] != best {
 		t.Errorf("the kept epoch is not the best one: %q", r.stdout)
+	}
+}
+
+// TestSelfplayResume: a run killed mid-way (and left with a game half
+// written) and resumed writes the same bytes as one uninterrupted run; a
+// checkpoint of other settings is refused.
+func TestSelfplayResume(t *testing.T) {
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.bin")
+	args := func(out string, extra ...string) []string {
+		return append([]string{"selfplay", "--variant", "russian", "--games", "12", "--nodes", "400", "--threads", "2", "--seed", "9", "--out", out}, extra...)
+	}
+	selfplay(t, args(whole)...)
+	want, _ := os.ReadFile(whole)
+
+	cut := filepath.Join(dir, "cut.bin")
+	cmd := engineCommand(t, args(cut)...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Kill it once a few games are checkpointed.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		text, _ := os.ReadFile(cut + ".progress")
+		if strings.Contains(string(text), "\nnext 3\n") || strings.Contains(string(text), "\nnext 4\n") {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no checkpoint: %q", text)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	// As if a game were half written when it died.
+	f, err := os.OpenFile(cut, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(make([]byte, 3*recordSize+5))
+	f.Close()
+
+	if r := run(t, "", args(cut, "--seed", "10", "--resume")...); r.code != 2 || !strings.Contains(r.stderr, "another run") {
+		t.Errorf("a resume with another seed: exit %d, %q", r.code, r.stderr)
+	}
+	selfplay(t, args(cut, "--resume")...)
+	got, _ := os.ReadFile(cut)
+	if string(got) != string(want) {
+		t.Errorf("resumed run: %d bytes, uninterrupted %d; games %d and %d", len(got), len(want), len(gamesOf(t, got)), len(gamesOf(t, want)))
+	}
+	// Resuming a finished run plays nothing.
+	if games, _ := selfplay(t, args(cut, "--resume")...); games != 0 {
+		t.Errorf("resuming a finished run played %d games", games)
+	}
+	if r := run(t, "", args(filepath.Join(dir, "none.bin"), "--resume")...); r.code != 2 || !strings.Contains(r.stderr, "no checkpoint") {
+		t.Errorf("resume without a checkpoint: exit %d, %q", r.code, r.stderr)
 	}
 }

@@ -33,7 +33,8 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 	maxPlies := fs.Int("max-plies", 400, "a game still going after this many plies is a draw")
 	egdbPieces := fs.Int("egdb-pieces", egdb.DefaultPieces, "endgame tables up to this many pieces (0: none)")
 	egdbPath := fs.String("egdb-path", "", "directory of tables made by engine egdb build")
-	out := fs.String("out", "", "file the positions are appended to")
+	out := fs.String("out", "", "file the positions are appended to (OUT.progress keeps the run's checkpoint)")
+	resume := fs.Bool("resume", false, "go on with the interrupted run of OUT.progress (same settings): games already written are kept, a game half written is cut off")
 	v, err := parse(fs, args, &co)
 	if err != nil {
 		return err
@@ -84,6 +85,26 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The settings that decide the games: a resumed run must repeat them.
+	run := fmt.Sprintf("variant=%s games=%d shard=%d/%d seed=%d limits=%q random-plies=%d max-plies=%d openings=%q eval=%s eval-file=%q egdb=%d:%q",
+		v.Name, *games, si, sn, *seed, lim.String(), *randomPlies, *maxPlies, *openings, ef.name, ef.file, *egdbPieces, *egdbPath)
+	prog := runProgress{Run: run}
+	if *resume {
+		old, ok, err := readProgress(*out)
+		switch {
+		case err != nil:
+			return usageError{err}
+		case !ok:
+			return usagef("--resume: no checkpoint %s", progressPath(*out))
+		case old.Run != run:
+			return usagef("--resume: %s is of another run (%s), not %s", progressPath(*out), old.Run, run)
+		}
+		// A game half written when the run stopped is cut off.
+		if err := os.Truncate(*out, old.Bytes); err != nil {
+			return usageError{fmt.Errorf("--resume: %w", err)}
+		}
+		prog = old
+	}
 	if err := checkAppend(*out, v); err != nil {
 		return usageError{err}
 	}
@@ -92,17 +113,39 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer f.Close()
+	if !*resume {
+		fi, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		prog.Bytes = fi.Size()
+		if err := prog.write(*out); err != nil {
+			return err
+		}
+	}
 
 	mine := (*games - si + sn) / sn
-	bar := newProgressBar(env.Stderr, int64(mine), "games")
+	if prog.Next >= mine {
+		fmt.Fprintf(env.Stdout, "selfplay variant=%s games=0 positions=0 white=0 draws=0 black=0 time=0.0\n", v.Name)
+		return nil
+	}
+	bar := newProgressBar(env.Stderr, int64(mine-prog.Next), "games")
+	var progErr error
 	positions := 0
 	start := time.Now()
 	cfg := train.SelfPlayConfig{
 		Variant: v, Games: *games, Shard: si, Shards: sn, Limits: lim,
 		Openings: starts, RandomPlies: *randomPlies, Threads: sf.threads, Seed: *seed,
 		Eval: evalFn, Tables: tables, HashMiB: sf.hash, MaxPlies: *maxPlies, Log: env.Log,
+		Skip: prog.Next,
 		OnGame: func(s train.GameSummary) {
 			positions += s.Positions
+			// The game is written: checkpoint it.
+			prog.Next++
+			prog.Bytes += int64(s.Positions * train.RecordSize)
+			if err := prog.write(*out); err != nil && progErr == nil {
+				progErr = err
+			}
 			env.Log.Debug().Int("game", s.Index+1).Int("plies", s.Plies).Str("result", s.Result.PDN()).Str("reason", s.Reason).Msg("selfplay game")
 			if bar != nil {
 				bar.Describe(fmt.Sprintf("games (%d positions)", positions))
@@ -117,6 +160,9 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 	}
 	if err != nil {
 		return err
+	}
+	if progErr != nil {
+		return progErr
 	}
 	if err := f.Close(); err != nil {
 		return err

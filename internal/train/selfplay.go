@@ -22,6 +22,10 @@ type SelfPlayConfig struct {
 	// (0-based) belongs to shard i%Shards+1.
 	Games         int
 	Shard, Shards int
+	// Skip is how many of the shard's games are already written (a
+	// resumed run): they are not played again, and the others keep their
+	// numbers, so the games are the same as in one uninterrupted run.
+	Skip int
 	// Limits is each move's search limit (nodes or depth keep a run
 	// reproducible; move time does not).
 	Limits search.Limits
@@ -87,6 +91,7 @@ func SelfPlay(ctx context.Context, cfg SelfPlayConfig, w io.Writer) (Totals, err
 		count = (cfg.Games-cfg.Shard)/cfg.Shards + 1
 	}
 	gameOf := func(seq int) int { return cfg.Shard - 1 + seq*cfg.Shards }
+	first := min(max(cfg.Skip, 0), count)
 
 	type done struct {
 		seq  int
@@ -116,7 +121,7 @@ func SelfPlay(ctx context.Context, cfg SelfPlayConfig, w io.Writer) (Totals, err
 	}
 	go func() {
 		defer close(jobs)
-		for seq := range count {
+		for seq := first; seq < count; seq++ {
 			select {
 			case jobs <- seq:
 			case <-ctx.Done():
@@ -128,7 +133,7 @@ func SelfPlay(ctx context.Context, cfg SelfPlayConfig, w io.Writer) (Totals, err
 
 	// Write in game order whatever finishes first.
 	pending := map[int]done{}
-	next := 0
+	next := first
 	var firstErr error
 	for d := range results {
 		if firstErr != nil {

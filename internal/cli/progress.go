@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// runProgress is the checkpoint of a self-play run, kept beside its output
+// as OUT.progress and replaced (write, then rename) after every game
+// appended: the run's settings, the games of the shard written, and the
+// output's size after them. A run killed at any moment loses only the
+// games in progress; --resume cuts off a game half written and goes on
+// from the next one.
+type runProgress struct {
+	// Run names the settings that decide the games (variant, games, shard,
+	// seed, limits, openings, evaluation): a resumed run must have the same.
+	Run string
+	// Next is the number of the shard's games written (its next game's
+	// index in the shard); Bytes the output's size after them.
+	Next  int
+	Bytes int64
+}
+
+const progressMagic = "rio-selfplay-progress 1"
+
+func progressPath(out string) string { return out + ".progress" }
+
+func (p runProgress) write(out string) error {
+	tmp := progressPath(out) + ".tmp"
+	text := fmt.Sprintf("%s\nrun %s\nnext %d\nbytes %d\n", progressMagic, p.Run, p.Next, p.Bytes)
+	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, progressPath(out))
+}
+
+// readProgress reads OUT.progress; ok is false when there is none.
+func readProgress(out string) (p runProgress, ok bool, err error) {
+	data, err := os.ReadFile(progressPath(out))
+	if errors.Is(err, fs.ErrNotExist) {
+		return p, false, nil
+	} else if err != nil {
+		return p, false, err
+	}
+	bad := func(why string) error { return fmt.Errorf("%s: %s", progressPath(out), why) }
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(lines) != 4 || lines[0] != progressMagic {
+		return p, false, bad("not a self-play checkpoint")
+	}
+	var found [3]bool
+	for _, l := range lines[1:] {
+		key, val, _ := strings.Cut(l, " ")
+		switch key {
+		case "run":
+			p.Run, found[0] = val, true
+		case "next":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 0 {
+				return p, false, bad("bad game count " + strconv.Quote(val))
+			}
+			p.Next, found[1] = n, true
+		case "bytes":
+			n, err := strconv.ParseInt(val, 10, 64)
+			if err != nil || n < 0 {
+				return p, false, bad("bad size " + strconv.Quote(val))
+			}
+			p.Bytes, found[2] = n, true
+		}
+	}
+	if found != [3]bool{true, true, true} {
+		return p, false, bad("incomplete")
+	}
+	return p, true, nil
+}
