@@ -38,6 +38,7 @@ func runTune(ctx context.Context, env *Env, args []string) error {
 	fs.Uint64Var(&d.Seed, "seed", d.Seed, "random seed (shuffles and the validation split)")
 	fs.IntVar(&d.Threads, "threads", 1, "threads (the result depends on the seed and the thread count only)")
 	initFile := fs.String("init", "", "start from these weights instead of material only")
+	layout := fs.Int("layout", 0, "feature layout to fit: 1 (15 windows of 8 squares) or 2 (12 windows of 10 squares); default: --init's, else 1")
 	// Flags and file names may mix: the flag package stops at the first
 	// file name after --data, so parse again from the next flag.
 	var v *movegen.Variant
@@ -81,6 +82,11 @@ func runTune(ctx context.Context, env *Env, args []string) error {
 		return usagef("--threads %d out of range 1-%d", d.Threads, maxThreads())
 	}
 	d.Variant = v
+	if *layout != 0 {
+		if d.Layout = eval.LayoutByID(*layout); d.Layout == nil {
+			return usagef("--layout %d: want 1 or 2", *layout)
+		}
+	}
 	if *initFile != "" {
 		m, err := eval.LoadModel(*initFile, v)
 		if err != nil {
@@ -114,7 +120,7 @@ func runTune(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "tune variant=%s positions=%d weights=%d loss=%.6f val-loss=%.6f time=%.1f\n",
-		v.Name, res.Train+res.Validation, eval.Params, res.Loss, res.ValLoss, time.Since(start).Seconds())
+		v.Name, res.Train+res.Validation, len(m.Params), res.Loss, res.ValLoss, time.Since(start).Seconds())
 	env.Log.Info().Str("result", res.String()).Msg("tune: done")
 	return nil
 }

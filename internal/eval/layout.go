@@ -4,18 +4,21 @@ import (
 	"github.com/riodraughts/rio/internal/movegen"
 )
 
-// The learned evaluation's feature layout (layout 1). Everything is seen
-// from White, moving up the board; Black's features are White's on the
-// board turned 180 degrees with the colours swapped, so a position and its
+// The learned evaluation's feature layouts. Everything is seen from
+// White, moving up the board; Black's features are White's on the board
+// turned 180 degrees with the colours swapped, so a position and its
 // colour-flipped twin score the same by construction.
 //
-// Patterns: 15 overlapping windows of 4 rows by 4 files (8 playable
-// squares each), the window (r, c) covering rows r..r+3 (r = 0..4, row 0 at
-// the top) and, in each of those rows, the playing squares c and c+1 of
-// the four (c = 0..2): files 2c..2c+3. A window's configuration is a
-// number in base 3 with one digit per square (0 empty or a king, 1 a white
-// man, 2 a black man), its rows from the top, in each row the left square
-// first: Configs = 3^8 = 6,561 per window.
+// Patterns: overlapping windows of Rows rows by four files: in each of
+// the rows, the playing squares c and c+1 of the row's four (c = 0..2,
+// files 2c..2c+3). The window (r, c) covers rows r..r+Rows-1 (row 0 at
+// the top), r = 0..8-Rows. A window's configuration is a number in base 3
+// with one digit per square (0 empty or a king, 1 a white man, 2 a black
+// man), its rows from the top, in each row the left square first.
+//
+//	layout 1: Rows 4, 15 windows of 8 squares, 3^8 = 6,561 configurations
+//	layout 2: Rows 5, 12 windows of 10 squares, 3^10 = 59,049 configurations:
+//	          a man with its support two rows back, a chain across the window
 //
 // Scalars (the terms patterns cannot see), each the difference between
 // White's count and Black's on the turned board:
@@ -33,12 +36,18 @@ import (
 // Every parameter has an opening and an endgame weight; a position's score
 // mixes them by the pieces left: n/24 of the opening weight and (24-n)/24
 // of the endgame one, n the number of pieces (at most 24).
+//
+// A weights file stores, per phase, each window's Configs weights in
+// window order, then the scalars: FeatureLayout.Params weights in all.
+// The constants below are layout 1's.
 const (
 	Layout  = 1
 	Windows = 15
 	Configs = 6561
 	// PatternParams is the number of pattern weights per phase.
 	PatternParams = Windows * Configs
+	// MaxWindows bounds the windows of any layout.
+	MaxWindows = 15
 )
 
 // Scalar feature indices, after the patterns.
@@ -66,6 +75,78 @@ const (
 	MaxPhase = 24
 )
 
+// FeatureLayout is one layout of the pattern windows (see above).
+type FeatureLayout struct {
+	// ID is the layout's number in weights files.
+	ID int
+	// Rows is the height of a window.
+	Rows int
+	// windows and configs: 3*(9-Rows) windows of 3^(2*Rows) configurations.
+	windows, configs int
+	// mirror maps a configuration to that of the turned window on the
+	// flipped board: digits reversed, colours swapped.
+	mirror []int32
+}
+
+// The layouts a weights file may have.
+var (
+	Layout1 = newLayout(1, 4)
+	Layout2 = newLayout(2, 5)
+	Layouts = []*FeatureLayout{Layout1, Layout2}
+)
+
+// LayoutByID returns the layout numbered id, or nil.
+func LayoutByID(id int) *FeatureLayout {
+	for _, l := range Layouts {
+		if l.ID == id {
+			return l
+		}
+	}
+	return nil
+}
+
+func newLayout(id, rows int) *FeatureLayout {
+	l := &FeatureLayout{ID: id, Rows: rows, windows: 3 * (9 - rows), configs: 1}
+	for range 2 * rows {
+		l.configs *= 3
+	}
+	l.mirror = make([]int32, l.configs)
+	for i := range l.configs {
+		x, m := i, 0
+		for range 2 * rows {
+			d := x % 3
+			x /= 3
+			if d != 0 {
+				d = 3 - d
+			}
+			m = m*3 + d
+		}
+		l.mirror[i] = int32(m)
+	}
+	return l
+}
+
+// Windows returns the number of windows.
+func (l *FeatureLayout) Windows() int { return l.windows }
+
+// Configs returns the number of configurations of a window.
+func (l *FeatureLayout) Configs() int { return l.configs }
+
+// PatternParams returns the number of pattern weights per phase.
+func (l *FeatureLayout) PatternParams() int { return l.windows * l.configs }
+
+// PhaseParams returns the number of weights per phase.
+func (l *FeatureLayout) PhaseParams() int { return l.PatternParams() + ScalarParams }
+
+// Params returns the number of weights of a file of this layout.
+func (l *FeatureLayout) Params() int { return 2 * l.PhaseParams() }
+
+// FileSize returns the size of a weights file of this layout.
+func (l *FeatureLayout) FileSize() int { return headerSize + 2*l.Params() + 4 }
+
+// turnedWindow is the window that w becomes on the turned board.
+func (l *FeatureLayout) turnedWindow(w int) int { return (8-l.Rows-w/3)*3 + 2 - w%3 }
+
 // rowBase[r] is the bit of the first (leftmost) playing square of row r.
 var rowBase = [8]uint{0, 4, 9, 13, 18, 22, 27, 31}
 
@@ -73,10 +154,6 @@ var rowBase = [8]uint{0, 4, 9, 13, 18, 22, 27, 31}
 // playing squares c and c+1 of a row whose white men are code&15 and black
 // men code>>4 (bit i: the row's i-th square from the left).
 var pairDigits [3][256]int32
-
-// Mirror maps a window configuration to that of the turned window on the
-// flipped board: digits reversed, colours swapped.
-var mirror [Configs]int32
 
 func init() {
 	digit := func(code, i int) int32 {
@@ -93,29 +170,12 @@ func init() {
 			pairDigits[c][code] = digit(code, c)*3 + digit(code, c+1)
 		}
 	}
-	for i := range Configs {
-		x, m := i, 0
-		for range 8 {
-			d := x % 3
-			x /= 3
-			if d != 0 {
-				d = 3 - d
-			}
-			m = m*3 + d
-		}
-		mirror[i] = int32(m)
-	}
 }
 
-// windowOf returns the number of window (r, c).
-func windowOf(r, c int) int { return r*3 + c }
-
-// turnedWindow is the window that (r, c) becomes on the turned board.
-func turnedWindow(w int) int { return windowOf(4-w/3, 2-w%3) }
-
-// configs writes the configuration of every window for white men wm and
-// black men bm (ghost-layout bitboards) into out.
-func configs(wm, bm movegen.Bitboard, out *[Windows]int32) {
+// windowConfigs writes the configuration of every window for white men wm and
+// black men bm (ghost-layout bitboards) into out: each row's pairs are
+// looked up once, and a window's number is its rows' pairs in base 9.
+func (l *FeatureLayout) windowConfigs(wm, bm movegen.Bitboard, out *[MaxWindows]int32) {
 	var t [8][3]int32
 	for r, base := range rowBase {
 		code := (wm>>base)&15 | ((bm>>base)&15)<<4
@@ -123,19 +183,38 @@ func configs(wm, bm movegen.Bitboard, out *[Windows]int32) {
 		t[r][1] = pairDigits[1][code]
 		t[r][2] = pairDigits[2][code]
 	}
-	for r := range 5 {
-		for c := range 3 {
-			out[r*3+c] = ((t[r][c]*9+t[r+1][c])*9+t[r+2][c])*9 + t[r+3][c]
+	switch l.Rows {
+	case 4:
+		for r := range 5 {
+			for c := range 3 {
+				out[r*3+c] = ((t[r][c]*9+t[r+1][c])*9+t[r+2][c])*9 + t[r+3][c]
+			}
+		}
+	case 5:
+		for r := range 4 {
+			for c := range 3 {
+				out[r*3+c] = (((t[r][c]*9+t[r+1][c])*9+t[r+2][c])*9+t[r+3][c])*9 + t[r+4][c]
+			}
+		}
+	default:
+		for r := range 9 - l.Rows {
+			for c := range 3 {
+				x := int32(0)
+				for k := range l.Rows {
+					x = x*9 + t[r+k][c]
+				}
+				out[r*3+c] = x
+			}
 		}
 	}
 }
 
 // configSlow computes window w's configuration square by square, from the
 // layout's definition: the differential tests hold configs to it.
-func configSlow(wm, bm movegen.Bitboard, w int) int32 {
+func (l *FeatureLayout) configSlow(wm, bm movegen.Bitboard, w int) int32 {
 	r0, c := w/3, w%3
 	var idx int32
-	for r := r0; r < r0+4; r++ {
+	for r := r0; r < r0+l.Rows; r++ {
 		for f := 2 * c; f < 2*c+4; f++ {
 			if (r+f)%2 == 0 {
 				continue // a light square
@@ -202,7 +281,8 @@ func scalars(own, opp, kings movegen.Bitboard, sign int32, f *[Scalars]int32) {
 }
 
 // Features are a position's learned-evaluation features, as the trainer
-// sees them: the score for White is
+// sees them: the score for White is, in layout l (Configs, PatternParams
+// the layout's),
 //
 //	sum over phases ph of mix[ph] * (sum_w θ[ph][w*Configs+Own[w]] - θ[ph][w*Configs+Turned[w]]
 //	                                 + sum_s θ[ph][PatternParams+s] * Scalar[s])
@@ -211,8 +291,8 @@ func scalars(own, opp, kings movegen.Bitboard, sign int32, f *[Scalars]int32) {
 // side-to-move weight.
 type Features struct {
 	// Own[w] is window w's configuration on the board, Turned[w] on the
-	// colour-flipped board.
-	Own, Turned [Windows]int32
+	// colour-flipped board (the first Layout.Windows() are used).
+	Own, Turned [MaxWindows]int32
 	Scalar      [Scalars]int32
 	// Pieces is the phase: the number of pieces, at most MaxPhase.
 	Pieces int32
@@ -220,12 +300,15 @@ type Features struct {
 	Sign int32
 }
 
-// Extract fills f with the features of p.
-func Extract(p *movegen.Position, f *Features) {
+// Extract fills f with the layout-1 features of p.
+func Extract(p *movegen.Position, f *Features) { Layout1.Extract(p, f) }
+
+// Extract fills f with the features of p in layout l.
+func (l *FeatureLayout) Extract(p *movegen.Position, f *Features) {
 	w, b, k := p.Pieces[movegen.White], p.Pieces[movegen.Black], p.Kings
-	configs(w&^k, b&^k, &f.Own)
+	l.windowConfigs(w&^k, b&^k, &f.Own)
 	wf, bf, kf := b.Flip(), w.Flip(), k.Flip() // the colour-flipped board
-	configs(wf&^kf, bf&^kf, &f.Turned)
+	l.windowConfigs(wf&^kf, bf&^kf, &f.Turned)
 	f.Scalar = [Scalars]int32{}
 	scalars(w, b, k, 1, &f.Scalar)
 	scalars(wf, bf, kf, -1, &f.Scalar)

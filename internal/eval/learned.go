@@ -8,15 +8,17 @@ import (
 // of a man.
 const Unit = 16
 
-// Model is a learned evaluation: one variant's weights (layout 1), and the
-// tables derived from them for a fast evaluation.
+// Model is a learned evaluation: one variant's weights in one feature
+// layout, and the tables derived from them for a fast evaluation.
 type Model struct {
 	// Variant is the variant the weights were trained for.
 	Variant *movegen.Variant
+	// Layout is the weights' feature layout.
+	Layout *FeatureLayout
 	// Params are the weights as stored: [phase][PhaseParams], opening
 	// first, in 1/Unit hundredths of a man.
 	Params []int16
-	// pat[w*Configs+i] are window w's folded opening and endgame weights
+	// pat[w*configs+i] are window w's folded opening and endgame weights
 	// for configuration i: the window's own weight less that of the turned
 	// window's mirrored configuration (what the same squares give Black),
 	// so one lookup per window scores both colours.
@@ -27,22 +29,35 @@ type Model struct {
 
 type patWeight [2]int32
 
-// NewModel builds a model from weights in the stored layout (len Params).
+// NewModel builds a model from weights in the stored order: layout 1 or 2
+// by their number (Params of either layout).
 func NewModel(v *movegen.Variant, params []int16) *Model {
-	m := &Model{Variant: v, Params: params, pat: make([]patWeight, PatternParams)}
-	for w := range Windows {
-		tw := turnedWindow(w)
-		for i := range Configs {
+	for _, l := range Layouts {
+		if len(params) == l.Params() {
+			return NewLayoutModel(v, l, params)
+		}
+	}
+	panic("eval: no layout has that many weights")
+}
+
+// NewLayoutModel builds a model of layout l from its weights (len
+// l.Params()).
+func NewLayoutModel(v *movegen.Variant, l *FeatureLayout, params []int16) *Model {
+	m := &Model{Variant: v, Layout: l, Params: params, pat: make([]patWeight, l.PatternParams())}
+	pp, nc := l.PhaseParams(), l.configs
+	for w := range l.windows {
+		tw := l.turnedWindow(w)
+		for i := range nc {
 			for ph := range 2 {
-				own := int32(params[ph*PhaseParams+w*Configs+i])
-				turned := int32(params[ph*PhaseParams+tw*Configs+int(mirror[i])])
-				m.pat[w*Configs+i][ph] = own - turned
+				own := int32(params[ph*pp+w*nc+i])
+				turned := int32(params[ph*pp+tw*nc+int(l.mirror[i])])
+				m.pat[w*nc+i][ph] = own - turned
 			}
 		}
 	}
 	for ph := range 2 {
 		for s := range ScalarParams {
-			m.sc[ph][s] = int32(params[ph*PhaseParams+PatternParams+s])
+			m.sc[ph][s] = int32(params[ph*pp+l.PatternParams()+s])
 		}
 	}
 	return m
@@ -58,11 +73,12 @@ func (m *Model) Evaluate(v *movegen.Variant, p *movegen.Position) int {
 		return s
 	}
 	w, b, k := p.Pieces[movegen.White], p.Pieces[movegen.Black], p.Kings
-	var cfg [Windows]int32
-	configs(w&^k, b&^k, &cfg)
+	var cfg [MaxWindows]int32
+	l := m.Layout
+	l.windowConfigs(w&^k, b&^k, &cfg)
 	var open, end int32
-	for i, c := range cfg {
-		pw := &m.pat[i*Configs+int(c)]
+	for i, c := range cfg[:l.windows] {
+		pw := &m.pat[i*l.configs+int(c)]
 		open += pw[0]
 		end += pw[1]
 	}
@@ -102,17 +118,19 @@ func (m *Model) evaluateSlow(v *movegen.Variant, p *movegen.Position) int {
 		return s
 	}
 	var f Features
-	Extract(p, &f)
+	l := m.Layout
+	l.Extract(p, &f)
 	var sum [2]int32
+	nc, pp := l.configs, l.PatternParams()
 	for ph := range 2 {
-		base := m.Params[ph*PhaseParams:]
-		for w := range Windows {
-			sum[ph] += int32(base[w*Configs+int(f.Own[w])]) - int32(base[w*Configs+int(f.Turned[w])])
+		base := m.Params[ph*l.PhaseParams():]
+		for w := range l.windows {
+			sum[ph] += int32(base[w*nc+int(f.Own[w])]) - int32(base[w*nc+int(f.Turned[w])])
 		}
 		for s, x := range f.Scalar {
-			sum[ph] += x * int32(base[PatternParams+s])
+			sum[ph] += x * int32(base[pp+s])
 		}
-		sum[ph] = f.Sign*sum[ph] + int32(base[PatternParams+ScSideToMove])
+		sum[ph] = f.Sign*sum[ph] + int32(base[pp+ScSideToMove])
 	}
 	return m.finish(p, sum[0], sum[1])
 }

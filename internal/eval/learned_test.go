@@ -29,50 +29,64 @@ func randomPositions(v *movegen.Variant, games int, seed uint64) []movegen.Posit
 // randomModel has weights drawn at random, so that every table entry and
 // every fold is exercised.
 func randomModel(v *movegen.Variant, seed uint64) *Model {
+	return randomLayoutModel(v, Layout1, seed)
+}
+
+func randomLayoutModel(v *movegen.Variant, l *FeatureLayout, seed uint64) *Model {
 	rng := rand.New(rand.NewPCG(seed, 7))
-	p := make([]int16, Params)
+	p := make([]int16, l.Params())
 	for i := range p {
 		p[i] = int16(rng.IntN(2001) - 1000)
 	}
-	return NewModel(v, p)
+	return NewLayoutModel(v, l, p)
 }
 
 // TestConfigsMatchDefinition: the row-table configuration of every window
 // equals the square-by-square computation of the layout's definition.
 func TestConfigsMatchDefinition(t *testing.T) {
-	for _, v := range movegen.Variants {
-		for _, p := range randomPositions(v, 30, 1) {
-			men := p.Occupied() &^ p.Kings
-			wm, bm := men&p.Pieces[movegen.White], men&p.Pieces[movegen.Black]
-			var fast [Windows]int32
-			configs(wm, bm, &fast)
-			for w := range Windows {
-				if slow := configSlow(wm, bm, w); fast[w] != slow {
-					t.Fatalf("%s %s window %d: %d, by definition %d", v.Name, v.FormatFEN(&p, false), w, fast[w], slow)
+	for _, l := range Layouts {
+		for _, v := range movegen.Variants {
+			for _, p := range randomPositions(v, 30, 1) {
+				men := p.Occupied() &^ p.Kings
+				wm, bm := men&p.Pieces[movegen.White], men&p.Pieces[movegen.Black]
+				var fast [MaxWindows]int32
+				l.windowConfigs(wm, bm, &fast)
+				for w := range l.Windows() {
+					if slow := l.configSlow(wm, bm, w); fast[w] != slow || slow < 0 || int(slow) >= l.Configs() {
+						t.Fatalf("layout %d %s %s window %d: %d, by definition %d", l.ID, v.Name, v.FormatFEN(&p, false), w, fast[w], slow)
+					}
 				}
 			}
 		}
+	}
+	if Layout1.Windows() != Windows || Layout1.Configs() != Configs || Layout1.Params() != Params || Layout1.FileSize() != FileSize {
+		t.Error("layout 1's constants and its FeatureLayout disagree")
+	}
+	if Layout2.Windows() != 12 || Layout2.Configs() != 59049 {
+		t.Errorf("layout 2: %d windows of %d", Layout2.Windows(), Layout2.Configs())
 	}
 }
 
 // TestTurnedWindows: on the colour-flipped board, the turned window holds
 // the mirrored configuration (what the fold relies on).
 func TestTurnedWindows(t *testing.T) {
-	for _, p := range randomPositions(movegen.Russian, 30, 2) {
-		var f Features
-		Extract(&p, &f)
-		for w := range Windows {
-			if got, want := f.Turned[turnedWindow(w)], mirror[f.Own[w]]; got != want {
-				t.Fatalf("window %d: turned %d, mirror of own %d", w, got, want)
+	for _, l := range Layouts {
+		for _, p := range randomPositions(movegen.Russian, 30, 2) {
+			var f Features
+			l.Extract(&p, &f)
+			for w := range l.Windows() {
+				if got, want := f.Turned[l.turnedWindow(w)], l.mirror[f.Own[w]]; got != want {
+					t.Fatalf("layout %d window %d: turned %d, mirror of own %d", l.ID, w, got, want)
+				}
+				if l.turnedWindow(l.turnedWindow(w)) != w {
+					t.Fatal("turning twice is not the identity")
+				}
 			}
 		}
-		if turnedWindow(turnedWindow(7)) != 7 {
-			t.Fatal("turning twice is not the identity")
-		}
-	}
-	for i := range Configs {
-		if mirror[mirror[i]] != int32(i) {
-			t.Fatalf("mirror of mirror of %d is %d", i, mirror[mirror[i]])
+		for i := range l.Configs() {
+			if l.mirror[l.mirror[i]] != int32(i) {
+				t.Fatalf("layout %d: mirror of mirror of %d is %d", l.ID, i, l.mirror[l.mirror[i]])
+			}
 		}
 	}
 }
@@ -81,7 +95,7 @@ func TestTurnedWindows(t *testing.T) {
 // window) scores exactly as the features times the stored weights.
 func TestFoldedEqualsFeatures(t *testing.T) {
 	for _, v := range movegen.Variants {
-		models := []*Model{randomModel(v, 3), Builtin(v)}
+		models := []*Model{randomModel(v, 3), randomLayoutModel(v, Layout2, 3), Builtin(v)}
 		for _, p := range randomPositions(v, 20, 3) {
 			for _, m := range models {
 				if a, b := m.Evaluate(v, &p), m.evaluateSlow(v, &p); a != b {
@@ -96,7 +110,7 @@ func TestFoldedEqualsFeatures(t *testing.T) {
 // the same under any weights.
 func TestLearnedColourSymmetry(t *testing.T) {
 	for _, v := range movegen.Variants {
-		models := []*Model{randomModel(v, 4), Builtin(v)}
+		models := []*Model{randomModel(v, 4), randomLayoutModel(v, Layout2, 4), Builtin(v)}
 		for _, p := range randomPositions(v, 40, 4) {
 			q := p.Flip()
 			for _, m := range models {
@@ -139,6 +153,16 @@ func TestLearnedMaterialSign(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func BenchmarkEvaluateLearnedLayout2(b *testing.B) {
+	v := movegen.Brazilian
+	m := randomLayoutModel(v, Layout2, 1)
+	p, _ := v.ParseFEN("W:W17,21,22,23,24,25,26,28,K30:B1,2,3,4,6,7,8,9,11,12,K14")
+	n := 0
+	for b.Loop() {
+		n += m.Evaluate(v, &p)
 	}
 }
 

@@ -18,8 +18,8 @@ import (
 //	bytes 0-3    magic "RIOW"
 //	bytes 4-5    format version (1)
 //	byte  6      the variant's PDN GameType (26 brazilian, 25 russian, 28 portuguese)
-//	byte  7      feature layout (1: see layout.go)
-//	bytes 8-11   count of weights (Params for layout 1)
+//	byte  7      feature layout (1 or 2: see layout.go)
+//	bytes 8-11   count of weights (the layout's Params)
 //	bytes 12-13  Unit: weights per hundredth of a man (16)
 //	bytes 14-15  zero
 //	then count int16 weights: the opening phase's PhaseParams, then the endgame's
@@ -33,13 +33,22 @@ const (
 // FileSize is the size of a layout-1 weights file.
 const FileSize = headerSize + 2*Params + 4
 
+// maxFileSize is the size of the largest layout's file.
+var maxFileSize = func() int {
+	n := 0
+	for _, l := range Layouts {
+		n = max(n, l.FileSize())
+	}
+	return n
+}()
+
 // Marshal returns the weights file of m.
 func (m *Model) Marshal() []byte {
-	buf := make([]byte, headerSize, FileSize)
+	buf := make([]byte, headerSize, m.Layout.FileSize())
 	copy(buf, fileMagic)
 	binary.LittleEndian.PutUint16(buf[4:], FileVersion)
 	buf[6] = byte(m.Variant.GameType)
-	buf[7] = Layout
+	buf[7] = byte(m.Layout.ID)
 	binary.LittleEndian.PutUint32(buf[8:], uint32(len(m.Params)))
 	binary.LittleEndian.PutUint16(buf[12:], Unit)
 	for _, x := range m.Params {
@@ -63,14 +72,15 @@ func Unmarshal(data []byte, v *movegen.Variant) (*Model, error) {
 	if fv == nil {
 		return nil, fmt.Errorf("unknown variant (GameType %d)", data[6])
 	}
-	if layout := data[7]; layout != Layout {
-		return nil, fmt.Errorf("feature layout %d, this build has layout %d", layout, Layout)
+	l := LayoutByID(int(data[7]))
+	if l == nil {
+		return nil, fmt.Errorf("feature layout %d, this build has layouts 1 and 2", data[7])
 	}
 	count := binary.LittleEndian.Uint32(data[8:])
-	if count != Params {
-		return nil, fmt.Errorf("%d weights, layout %d has %d", count, Layout, Params)
+	if count != uint32(l.Params()) {
+		return nil, fmt.Errorf("%d weights, layout %d has %d", count, l.ID, l.Params())
 	}
-	if want := FileSize; len(data) != want {
+	if want := l.FileSize(); len(data) != want {
 		if len(data) < want {
 			return nil, fmt.Errorf("truncated: %d bytes, want %d", len(data), want)
 		}
@@ -93,14 +103,14 @@ func Unmarshal(data []byte, v *movegen.Variant) (*Model, error) {
 	for i := range params {
 		params[i] = int16(binary.LittleEndian.Uint16(body[headerSize+2*i:]))
 	}
-	return NewModel(fv, params), nil
+	return NewLayoutModel(fv, l, params), nil
 }
 
 // ReadModel reads a weights file from r for variant v (nil: any).
 func ReadModel(r io.Reader, v *movegen.Variant) (*Model, error) {
 	var buf bytes.Buffer
 	// A file larger than any weights file is refused without reading it all.
-	if _, err := io.Copy(&buf, io.LimitReader(r, FileSize+1)); err != nil {
+	if _, err := io.Copy(&buf, io.LimitReader(r, int64(maxFileSize)+1)); err != nil {
 		return nil, err
 	}
 	return Unmarshal(buf.Bytes(), v)

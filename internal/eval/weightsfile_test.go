@@ -20,17 +20,18 @@ func resum(b []byte) []byte {
 }
 
 func TestWeightsFileRoundTrip(t *testing.T) {
-	for _, v := range movegen.Variants {
-		m := randomModel(v, 9)
+	for i, v := range movegen.Variants {
+		l := Layouts[i%len(Layouts)]
+		m := randomLayoutModel(v, l, 9)
 		data := m.Marshal()
-		if len(data) != FileSize {
-			t.Fatalf("%d bytes, want %d", len(data), FileSize)
+		if len(data) != l.FileSize() {
+			t.Fatalf("%d bytes, want %d", len(data), l.FileSize())
 		}
 		back, err := Unmarshal(data, v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if back.Variant != v || !slicesEqual(back.Params, m.Params) {
+		if back.Variant != v || back.Layout != l || !slicesEqual(back.Params, m.Params) {
 			t.Fatalf("%s: round trip changed the weights", v.Name)
 		}
 		path := filepath.Join(t.TempDir(), v.Name+".rwt")
@@ -58,7 +59,12 @@ func slicesEqual(a, b []int16) bool {
 // TestWeightsFileRefused: every kind of damage is refused with an error
 // that says what is wrong.
 func TestWeightsFileRefused(t *testing.T) {
-	good := randomModel(movegen.Brazilian, 10).Marshal()
+	for _, l := range Layouts {
+		testRefused(t, randomLayoutModel(movegen.Brazilian, l, 10).Marshal())
+	}
+}
+
+func testRefused(t *testing.T, good []byte) {
 	mod := func(f func(b []byte) []byte) []byte { return f(bytes.Clone(good)) }
 	cases := []struct {
 		name string
@@ -73,6 +79,7 @@ func TestWeightsFileRefused(t *testing.T) {
 		{"magic", mod(func(b []byte) []byte { b[0] = 'X'; return resum(b) }), nil, "magic"},
 		{"version", mod(func(b []byte) []byte { b[4] = 2; return resum(b) }), nil, "format version 2"},
 		{"layout", mod(func(b []byte) []byte { b[7] = 9; return resum(b) }), nil, "layout 9"},
+		{"other layout", mod(func(b []byte) []byte { b[7] = 3 - b[7]; return resum(b) }), nil, "weights, layout"},
 		{"count", mod(func(b []byte) []byte { b[8]++; return resum(b) }), nil, "weights, layout"},
 		{"unit", mod(func(b []byte) []byte { b[12] = 3; return resum(b) }), nil, "unit"},
 		{"reserved bytes", mod(func(b []byte) []byte { b[14] = 1; return resum(b) }), nil, "reserved header bytes"},
@@ -88,7 +95,7 @@ func TestWeightsFileRefused(t *testing.T) {
 		}
 	}
 	// Any single flipped byte is caught.
-	for i := 0; i < len(good); i += 997 {
+	for i := 0; i < len(good); i += len(good)/300 + 1 {
 		b := bytes.Clone(good)
 		b[i] ^= 0x40
 		if _, err := Unmarshal(b, nil); err == nil {
@@ -144,6 +151,7 @@ func FuzzReadModel(f *testing.F) {
 	good := randomModel(movegen.Portuguese, 12).Marshal()
 	f.Add(good)
 	f.Add(good[:headerSize+4])
+	f.Add(randomLayoutModel(movegen.Russian, Layout2, 13).Marshal())
 	f.Add([]byte("RIOW"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ReadModel(bytes.NewReader(data), nil)

@@ -37,6 +37,8 @@ type TuneConfig struct {
 	Threads    int
 	// Init, if set, are the starting weights (else material only).
 	Init *eval.Model
+	// Layout is the feature layout fitted (nil: Init's, else layout 1).
+	Layout *eval.FeatureLayout
 	// OnEpoch hears of each epoch's losses.
 	OnEpoch func(epoch int, train, val float64)
 }
@@ -49,9 +51,10 @@ type TuneResult struct {
 	Scale             float64
 }
 
-// sample is one training position, its features precomputed.
+// sample is one training position, its features precomputed (the
+// windows of the layout fitted; every layout's configurations fit 16 bits).
 type sample struct {
-	own, turned [eval.Windows]uint16
+	own, turned [eval.MaxWindows]uint16
 	scalar      [eval.Scalars]int16
 	pieces      int8
 	sign        int8
@@ -111,10 +114,20 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 		res.Scale = fitScale(records, trainIdx)
 	}
 	k := res.Scale
-	tr := prepare(records, trainIdx, cfg.Lambda, k, threads)
-	va := prepare(records, valIdx, cfg.Lambda, k, threads)
+	l := cfg.Layout
+	switch {
+	case l == nil && cfg.Init != nil:
+		l = cfg.Init.Layout
+	case l == nil:
+		l = eval.Layout1
+	case cfg.Init != nil && cfg.Init.Layout != l:
+		return nil, res, fmt.Errorf("starting weights of layout %d for a fit of layout %d", cfg.Init.Layout.ID, l.ID)
+	}
+	g := newGeometry(l)
+	tr := prepare(g, records, trainIdx, cfg.Lambda, k, threads)
+	va := prepare(g, records, valIdx, cfg.Lambda, k, threads)
 
-	theta := make([]float64, eval.Params)
+	theta := make([]float64, l.Params())
 	if cfg.Init != nil {
 		for i, x := range cfg.Init.Params {
 			theta[i] = float64(x) / eval.Unit
@@ -122,15 +135,15 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 	} else {
 		w := eval.WeightsOf(v)
 		for ph := range 2 {
-			theta[ph*eval.PhaseParams+eval.PatternParams+eval.ScMen] = float64(w.Man)
-			theta[ph*eval.PhaseParams+eval.PatternParams+eval.ScKings] = float64(w.King)
+			theta[ph*g.phase+g.pattern+eval.ScMen] = float64(w.Man)
+			theta[ph*g.phase+g.pattern+eval.ScKings] = float64(w.King)
 		}
 	}
-	adamM := make([]float64, eval.Params)
-	adamV := make([]float64, eval.Params)
+	adamM := make([]float64, l.Params())
+	adamV := make([]float64, l.Params())
 	grads := make([][]float64, threads)
 	for t := range grads {
-		grads[t] = make([]float64, eval.Params)
+		grads[t] = make([]float64, l.Params())
 	}
 	best := append([]float64(nil), theta...)
 	bestVal, bestTrain := math.Inf(1), 0.0
@@ -152,7 +165,7 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 			batch := order[start:min(start+cfg.Batch, len(order))]
 			losses := make([]float64, threads)
 			parallel(threads, len(batch), func(t, lo, hi int) {
-				losses[t] = accumulate(tr, batch[lo:hi], theta, k, grads[t])
+				losses[t] = g.accumulate(tr, batch[lo:hi], theta, k, grads[t])
 			})
 			for _, l := range losses {
 				lossSum += l
@@ -161,19 +174,19 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 			n := float64(len(batch))
 			c1 := 1 - math.Pow(beta1, float64(step))
 			c2 := 1 - math.Pow(beta2, float64(step))
-			parallel(threads, eval.Params, func(_, lo, hi int) {
+			parallel(threads, l.Params(), func(_, lo, hi int) {
 				for i := lo; i < hi; i++ {
-					g := 0.0
+					d := 0.0
 					for t := range grads {
-						g += grads[t][i]
+						d += grads[t][i]
 						grads[t][i] = 0
 					}
-					g /= n
-					if i%eval.PhaseParams < eval.PatternParams {
-						g += 2 * cfg.L2 * theta[i]
+					d /= n
+					if i%g.phase < g.pattern {
+						d += 2 * cfg.L2 * theta[i]
 					}
-					adamM[i] = beta1*adamM[i] + (1-beta1)*g
-					adamV[i] = beta2*adamV[i] + (1-beta2)*g*g
+					adamM[i] = beta1*adamM[i] + (1-beta1)*d
+					adamV[i] = beta2*adamV[i] + (1-beta2)*d*d
 					theta[i] -= cfg.LR * (adamM[i] / c1) / (math.Sqrt(adamV[i]/c2) + eps)
 				}
 			})
@@ -183,7 +196,7 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 		if shared {
 			judged = tr
 		}
-		valLoss := meanLoss(judged, theta, k, threads)
+		valLoss := g.meanLoss(judged, theta, k, threads)
 		res.Epochs = epoch
 		if cfg.OnEpoch != nil {
 			cfg.OnEpoch(epoch, trainLoss, valLoss)
@@ -199,11 +212,23 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 		return nil, res, errors.New("the fit diverged: no epoch gave a finite loss (try a smaller --lr)")
 	}
 	res.Loss, res.ValLoss = bestTrain, bestVal
-	params := make([]int16, eval.Params)
+	params := make([]int16, l.Params())
 	for i, x := range best {
 		params[i] = int16(max(min(math.Round(x*eval.Unit), 32767), -32767))
 	}
-	return eval.NewModel(v, params), res, nil
+	return eval.NewLayoutModel(v, l, params), res, nil
+}
+
+// geometry is where a layout's weights sit in theta.
+type geometry struct {
+	layout           *eval.FeatureLayout
+	windows, configs int
+	// pattern and phase are the layout's PatternParams and PhaseParams.
+	pattern, phase int
+}
+
+func newGeometry(l *eval.FeatureLayout) geometry {
+	return geometry{layout: l, windows: l.Windows(), configs: l.Configs(), pattern: l.PatternParams(), phase: l.PhaseParams()}
 }
 
 // parallel splits [0, n) into threads contiguous ranges and runs f on
@@ -222,16 +247,17 @@ func parallel(threads, n int, f func(t, lo, hi int)) {
 	wg.Wait()
 }
 
-// prepare computes the features and targets of records[idx].
-func prepare(records []Record, idx []int, lambda, k float64, threads int) []sample {
+// prepare computes the features (in g's layout) and targets of
+// records[idx].
+func prepare(g geometry, records []Record, idx []int, lambda, k float64, threads int) []sample {
 	out := make([]sample, len(idx))
 	parallel(threads, len(idx), func(_, lo, hi int) {
 		var f eval.Features
 		for j := lo; j < hi; j++ {
 			r := &records[idx[j]]
-			eval.Extract(&r.Pos, &f)
+			g.layout.Extract(&r.Pos, &f)
 			s := &out[j]
-			for w := range eval.Windows {
+			for w := range g.windows {
 				s.own[w], s.turned[w] = uint16(f.Own[w]), uint16(f.Turned[w])
 			}
 			for i, x := range f.Scalar {
@@ -259,22 +285,22 @@ func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
 // score is the model's score of s for the side to move, in hundredths of
 // a man, the float twin of eval.Model.Evaluate.
-func (s *sample) score(theta []float64) (float64, [2]float64) {
+func (g geometry) score(s *sample, theta []float64) (float64, [2]float64) {
 	mixOpen := float64(s.pieces) / eval.MaxPhase
 	mix := [2]float64{mixOpen, 1 - mixOpen}
 	total := 0.0
 	for ph := range 2 {
-		base := theta[ph*eval.PhaseParams : (ph+1)*eval.PhaseParams]
+		base := theta[ph*g.phase : (ph+1)*g.phase]
 		sum := 0.0
-		for w := range eval.Windows {
-			sum += base[w*eval.Configs+int(s.own[w])] - base[w*eval.Configs+int(s.turned[w])]
+		for w := range g.windows {
+			sum += base[w*g.configs+int(s.own[w])] - base[w*g.configs+int(s.turned[w])]
 		}
 		for i, x := range s.scalar {
 			if x != 0 {
-				sum += float64(x) * base[eval.PatternParams+i]
+				sum += float64(x) * base[g.pattern+i]
 			}
 		}
-		total += mix[ph] * (float64(s.sign)*sum + base[eval.PatternParams+eval.ScSideToMove])
+		total += mix[ph] * (float64(s.sign)*sum + base[g.pattern+eval.ScSideToMove])
 	}
 	f := float64(s.factor)
 	return total * f, [2]float64{mix[0] * f, mix[1] * f}
@@ -288,27 +314,27 @@ func loss(p, t float64) float64 {
 
 // accumulate adds the loss gradient of the samples in batch to grad and
 // returns their summed loss.
-func accumulate(data []sample, batch []int32, theta []float64, k float64, grad []float64) float64 {
+func (g geometry) accumulate(data []sample, batch []int32, theta []float64, k float64, grad []float64) float64 {
 	total := 0.0
 	for _, i := range batch {
 		s := &data[i]
-		sc, mix := s.score(theta)
+		sc, mix := g.score(s, theta)
 		p := sigmoid(sc / k)
 		t := float64(s.target)
 		total += loss(p, t)
 		d := (p - t) / k
 		for ph := range 2 {
-			g := d * mix[ph]
-			base := grad[ph*eval.PhaseParams : (ph+1)*eval.PhaseParams]
-			base[eval.PatternParams+eval.ScSideToMove] += g
-			g *= float64(s.sign)
-			for w := range eval.Windows {
-				base[w*eval.Configs+int(s.own[w])] += g
-				base[w*eval.Configs+int(s.turned[w])] -= g
+			gr := d * mix[ph]
+			base := grad[ph*g.phase : (ph+1)*g.phase]
+			base[g.pattern+eval.ScSideToMove] += gr
+			gr *= float64(s.sign)
+			for w := range g.windows {
+				base[w*g.configs+int(s.own[w])] += gr
+				base[w*g.configs+int(s.turned[w])] -= gr
 			}
 			for j, x := range s.scalar {
 				if x != 0 {
-					base[eval.PatternParams+j] += g * float64(x)
+					base[g.pattern+j] += gr * float64(x)
 				}
 			}
 		}
@@ -317,14 +343,14 @@ func accumulate(data []sample, batch []int32, theta []float64, k float64, grad [
 }
 
 // meanLoss is the mean loss of the model over data.
-func meanLoss(data []sample, theta []float64, k float64, threads int) float64 {
+func (g geometry) meanLoss(data []sample, theta []float64, k float64, threads int) float64 {
 	if len(data) == 0 {
 		return 0
 	}
 	sums := make([]float64, threads)
 	parallel(threads, len(data), func(t, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			sc, _ := data[i].score(theta)
+			sc, _ := g.score(&data[i], theta)
 			sums[t] += loss(sigmoid(sc/k), float64(data[i].target))
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/riodraughts/rio/internal/eval"
@@ -264,7 +265,8 @@ func TestSyntheticModel(t *testing.T) {
 	for i := range idx {
 		idx[i] = i
 	}
-	data := prepare(s.records, idx, 1, trueScale, 1)
+	g1 := newGeometry(eval.Layout1)
+	data := prepare(g1, s.records, idx, 1, trueScale, 1)
 	// Weights unlike in every phase and parameter.
 	rng := rand.New(rand.NewPCG(1, 2))
 	theta := make([]float64, eval.Params)
@@ -274,7 +276,7 @@ func TestSyntheticModel(t *testing.T) {
 	for i := range data {
 		var f eval.Features
 		eval.Extract(&s.records[i].Pos, &f)
-		got, _ := data[i].score(theta)
+		got, _ := g1.score(&data[i], theta)
 		if want := trueScore(theta, &f); math.Abs(got-want) > 1e-9*max(1, math.Abs(want)) {
 			t.Fatalf("record %d: Tune scores %g, the documented formula %g", i, got, want)
 		}
@@ -291,7 +293,8 @@ func TestGradient(t *testing.T) {
 	for i := range idx {
 		idx[i] = i
 	}
-	data := prepare(s.records, idx, 0.7, trueScale, 1)
+	g1 := newGeometry(eval.Layout1)
+	data := prepare(g1, s.records, idx, 0.7, trueScale, 1)
 	batch := make([]int32, len(data))
 	for i := range batch {
 		batch[i] = int32(i)
@@ -315,11 +318,11 @@ func TestGradient(t *testing.T) {
 		}
 	}
 	grad := make([]float64, eval.Params)
-	total := accumulate(data, batch, theta, trueScale, grad)
+	total := g1.accumulate(data, batch, theta, trueScale, grad)
 	lossAt := func(th []float64) float64 {
 		sum := 0.0
 		for i := range data {
-			sc, _ := data[i].score(th)
+			sc, _ := g1.score(&data[i], th)
 			sum += loss(sigmoid(sc/trueScale), float64(data[i].target))
 		}
 		return sum
@@ -327,7 +330,7 @@ func TestGradient(t *testing.T) {
 	if l := lossAt(theta); math.Abs(l-total) > 1e-9*l {
 		t.Errorf("accumulate's loss %g, recomputed %g", total, l)
 	}
-	if m := meanLoss(data, theta, trueScale, 2); math.Abs(m*float64(len(data))-total) > 1e-9*total {
+	if m := g1.meanLoss(data, theta, trueScale, 2); math.Abs(m*float64(len(data))-total) > 1e-9*total {
 		t.Errorf("meanLoss %g, accumulate's loss over %d samples %g", m, len(data), total)
 	}
 	nonzero := 0
@@ -600,4 +603,44 @@ func TestTuneDegenerateSplits(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestTuneLayout2: a fit of layout 2 gives a layout-2 model whose fast
+// evaluation is the fit's own score of each position (to the rounding of
+// the stored weights), and starting weights of another layout are refused.
+func TestTuneLayout2(t *testing.T) {
+	s := makeSynthetic(t, 200, 5)
+	cfg := DefaultTune
+	cfg.Variant, cfg.Epochs, cfg.Layout, cfg.Validation = movegen.Brazilian, 3, eval.Layout2, 0.2
+	m, res, err := Tune(s.records, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Layout != eval.Layout2 || len(m.Params) != eval.Layout2.Params() || res.Epochs == 0 {
+		t.Fatalf("layout %d, %d weights, %d epochs", m.Layout.ID, len(m.Params), res.Epochs)
+	}
+	g := newGeometry(eval.Layout2)
+	theta := make([]float64, len(m.Params))
+	for i, x := range m.Params {
+		theta[i] = float64(x) / eval.Unit
+	}
+	idx := make([]int, len(s.records))
+	for i := range idx {
+		idx[i] = i
+	}
+	data := prepare(g, s.records, idx, 1, trueScale, 1)
+	for i := range data {
+		p := &s.records[i].Pos
+		if !eval.Trainable(cfg.Variant, p) {
+			continue
+		}
+		fit, _ := g.score(&data[i], theta)
+		if got := m.Evaluate(cfg.Variant, p); math.Abs(float64(got)-fit) > 2+math.Abs(fit)*0.01 && math.Abs(float64(got)) < eval.KnownWin-1 {
+			t.Fatalf("record %d: evaluates %d, the fit scores %.1f", i, got, fit)
+		}
+	}
+	cfg.Init = eval.NewModel(movegen.Brazilian, make([]int16, eval.Params))
+	if _, _, err := Tune(s.records, cfg); err == nil || !strings.Contains(err.Error(), "layout 1 for a fit of layout 2") {
+		t.Errorf("layout-1 starting weights for a layout-2 fit: %v", err)
+	}
 }
