@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"os/exec"
 	"regexp"
 	"slices"
 	"strconv"
@@ -143,5 +144,25 @@ func TestLogLevelWritesToStderrOnly(t *testing.T) {
 	r := run(t, "", "perft", "--depth", "3", "--log-level", "debug")
 	if r.code != 0 || len(lines(r.stdout)) != 1 || !strings.Contains(r.stderr, "perft") {
 		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestHubAtATerminal: started by hand at a terminal, the engine says on
+// stderr what it is (a GUI, with pipes, sees nothing of it: the Hub
+// session tests check stderr stays quiet).
+func TestHubAtATerminal(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) to give the engine a terminal")
+	}
+	cmd := engineCommand(t) // resolves the engine's path
+	c := exec.Command(script, "-qec", cmd.Path, "/dev/null")
+	c.Stdin = strings.NewReader("quit\n")
+	out, err := c.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if !strings.Contains(string(out), "speaks the Hub protocol on stdin") || !strings.Contains(string(out), "engine gui") {
+		t.Errorf("at a terminal: %q", out)
 	}
 }

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"io"
 
 	"github.com/riodraughts/rio/internal/protocol/hub"
 )
@@ -13,5 +15,10 @@ func runHub(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	id := hub.Identity{Name: "Rio", Version: Version, Author: "Rio developers", Country: "Brazil"}
+	if r, ok := env.Stdin.(io.Writer); ok && isTerminal(r) {
+		// A person at a terminal, not a GUI: say what this is, on stderr
+		// (stdout belongs to the protocol).
+		fmt.Fprintf(env.Stderr, "Rio %s speaks the Hub protocol on stdin (type hub, or quit); engine help lists the commands, engine gui opens the board in a browser.\n", Version)
+	}
 	return hub.Run(ctx, env.Stdin, env.Stdout, id, env.Log)
 }
