@@ -44,14 +44,9 @@ func holds(g *game.Game, p *movegen.Position, val egdb.Value) bool {
 	if val.WDL == egdb.Draw {
 		return true // the rules only add draws
 	}
-	if val.Dist < 0 {
-		return false // no distance: the rules may draw it first
-	}
+	// Without a distance (Dist < 0) the rules may draw it first.
 	rules := g.Rules()
-	if left := rules.PliesLeft(g.Counters()); left < 1<<20 && left < val.Dist {
-		return false
-	}
-	return val.Dist < rules.Floor(game.MaterialOf(p))
+	return rules.DistanceHolds(rules.PliesLeft(g.Counters()), game.MaterialOf(p), val.Dist)
 }
 
 // tableScore is a table value as a search score.

@@ -120,9 +120,21 @@ func (r *DrawRules) Floor(m Material) int {
 	return int(r.floor[m.Men[0]][m.Kings[0]][m.Men[1]][m.Kings[1]])
 }
 
+// NoCount is what PliesLeft returns when no rule is counting.
+const NoCount = 1 << 20
+
+// DistanceHolds reports whether a forced result dist plies away (an
+// endgame table's distance), from a position of material m with left
+// plies before a counting rule draws (PliesLeft), holds under the rules:
+// no rule counting draws before it and no rule the material could start
+// (Floor) is as short. The search and the annotator both ask it.
+func (r *DrawRules) DistanceHolds(left int, m Material, dist int) bool {
+	return dist >= 0 && dist <= left && dist < r.Floor(m)
+}
+
 // minPlies returns the shortest rule of the table.
 func (r *DrawRules) minPlies() int {
-	least := 1 << 20
+	least := NoCount
 	for i, rule := range r.Count {
 		if r.off&(1<<i) == 0 {
 			least = min(least, rule.Plies)
@@ -436,7 +448,7 @@ func (r *DrawRules) Advance(c Counters, e Event, next *movegen.Position) (Counte
 // move-count draw (a large number when no rule is counting). The search
 // uses it to see a draw coming.
 func (r *DrawRules) PliesLeft(c Counters) int {
-	left := 1 << 20
+	left := NoCount
 	for i := range r.Count {
 		if c[i] >= 0 {
 			left = min(left, r.Count[i].Plies-int(c[i]))

@@ -287,7 +287,7 @@ func (w *worker) probeTables(f *frame, ply int) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	counting := f.left < 1<<20
+	counting := f.left < game.NoCount
 	// A win's score, negated below for a loss.
 	var score int
 	switch {
@@ -295,7 +295,7 @@ func (w *worker) probeTables(f *frame, ply int) (int, bool) {
 		score = 0
 	case v.Dist >= 0 && counting && f.left < v.Dist:
 		return 0, false
-	case v.Dist >= 0 && v.Dist < f.rules.Floor(game.MaterialOf(&f.pos)):
+	case f.rules.DistanceHolds(f.left, game.MaterialOf(&f.pos), v.Dist):
 		score = tt.Win - ply - v.Dist
 	case v.Dist >= 0:
 		score = knownWin - ply - v.Dist
