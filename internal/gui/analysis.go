@@ -70,10 +70,6 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 		fail(w, badf("the game is over: %s", o.Reason))
 		return
 	}
-	t, ok := s.getTab(w, q.Get("tab"))
-	if !ok {
-		return
-	}
 	flusher, ok := w.(http.Flusher)
 	if !ok {
 		fail(w, fmt.Errorf("streaming is not supported here"))
@@ -84,8 +80,11 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 	var buf [movegen.MaxMoves]movegen.Move
 	nLines := min(lines, len(v.Generate(&root, buf[:0])))
 
+	ctx, e, end, ok := s.claimTab(w, r, q.Get("tab"))
+	if !ok {
+		return
+	}
 	s.prepareTables(g)
-	ctx, end := t.begin(r.Context())
 	defer end()
 
 	// The search's goroutine fills latest; this one alone writes the
@@ -124,7 +123,7 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 		default:
 		}
 	}
-	srch := t.engine.Start(ctx, g, search.Limits{Infinite: true},
+	srch := e.Start(ctx, g, search.Limits{Infinite: true},
 		search.Options{Threads: s.cfg.Threads, MultiPV: nLines, Analysis: true, Progress: 500 * time.Millisecond}, onInfo)
 
 	w.Header().Set("Content-Type", "text/event-stream")

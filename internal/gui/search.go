@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -115,17 +116,17 @@ func (req *searchRequest) limits() (search.Limits, search.Options, error) {
 	return lim, search.Options{Level: req.Level}, nil
 }
 
-// getTab returns the tab id, answering the error itself: 503 when every
-// tab is searching, 400 for a bad id.
-func (s *Server) getTab(w http.ResponseWriter, id string) (*tab, bool) {
-	t, err := s.tabs.get(id)
+// claimTab claims the tab id for a search of r (tabSet.claim), answering
+// the error itself: 503 when every tab is searching, 400 for a bad id.
+func (s *Server) claimTab(w http.ResponseWriter, r *http.Request, id string) (context.Context, *search.Engine, func(), bool) {
+	ctx, e, end, err := s.tabs.claim(r.Context(), id)
 	switch {
 	case err == errTooManyTabs:
 		httpError(w, http.StatusServiceUnavailable, err)
 	case err != nil:
 		fail(w, err)
 	}
-	return t, err == nil
+	return ctx, e, end, err == nil
 }
 
 // errReplaced answers a search stopped because its tab started another
@@ -133,47 +134,49 @@ func (s *Server) getTab(w http.ResponseWriter, id string) (*tab, bool) {
 var errReplaced = errors.New("stopped: this tab started another search")
 
 // searchGame checks a search request and replays its game to the ply
-// shown, with the tab that will search it.
-func (s *Server) searchGame(w http.ResponseWriter, r *http.Request, req *searchRequest) (*game.Game, *tab, bool) {
+// shown.
+func (s *Server) searchGame(w http.ResponseWriter, r *http.Request, req *searchRequest) (*game.Game, bool) {
 	if err := decodeJSON(w, r, req); err != nil {
 		fail(w, err)
-		return nil, nil, false
+		return nil, false
 	}
 	if _, _, err := req.limits(); err != nil {
 		fail(w, err) // before a tab is made for it
-		return nil, nil, false
+		return nil, false
 	}
 	if req.Rio != "" && req.Rio != "white" && req.Rio != "black" {
 		fail(w, badf("rio %q: expected white or black", clip(req.Rio)))
-		return nil, nil, false
+		return nil, false
 	}
 	g, at, err := req.Game.replay()
 	if err != nil {
 		fail(w, err)
-		return nil, nil, false
+		return nil, false
 	}
 	g = upTo(g, at)
 	if o := g.Outcome(); o.Result != game.Ongoing {
 		fail(w, badf("the game is over: %s", o.Reason))
-		return nil, nil, false
+		return nil, false
 	}
-	t, ok := s.getTab(w, req.Tab)
-	return g, t, ok
+	return g, true
 }
 
 // handleSearch plays Rio's move. The search stops if the page goes away
 // (the request's context) or the tab starts another.
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	var req searchRequest
-	g, t, ok := s.searchGame(w, r, &req)
+	g, ok := s.searchGame(w, r, &req)
 	if !ok {
 		return
 	}
 	lim, opt, _ := req.limits() // checked by searchGame
 	opt.Threads = s.cfg.Threads
+	ctx, e, end, ok := s.claimTab(w, r, req.Tab)
+	if !ok {
+		return
+	}
 	s.prepareTables(g)
-	ctx, end := t.begin(r.Context())
-	res := t.engine.Run(ctx, g, lim, opt, nil)
+	res := e.Run(ctx, g, lim, opt, nil)
 	replaced := ctx.Err() != nil // before end, which cancels ctx
 	end()
 	if r.Context().Err() != nil {
@@ -203,12 +206,15 @@ const drawMargin = 25
 // drawMargin.
 func (s *Server) handleDraw(w http.ResponseWriter, r *http.Request) {
 	var req searchRequest
-	g, t, ok := s.searchGame(w, r, &req)
+	g, ok := s.searchGame(w, r, &req)
 	if !ok {
 		return
 	}
-	ctx, end := t.begin(r.Context())
-	res := t.engine.Run(ctx, g, search.Limits{MoveTime: 500 * time.Millisecond, Depth: 16}, search.Options{Threads: s.cfg.Threads}, nil)
+	ctx, e, end, ok := s.claimTab(w, r, req.Tab)
+	if !ok {
+		return
+	}
+	res := e.Run(ctx, g, search.Limits{MoveTime: 500 * time.Millisecond, Depth: 16}, search.Options{Threads: s.cfg.Threads}, nil)
 	replaced := ctx.Err() != nil // before end, which cancels ctx
 	end()
 	if r.Context().Err() != nil {
@@ -244,11 +250,10 @@ func (s *Server) handleGraph(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	t, ok := s.getTab(w, req.Tab)
+	ctx, e, end, ok := s.claimTab(w, r, req.Tab)
 	if !ok {
 		return
 	}
-	ctx, end := t.begin(r.Context())
 	defer end()
 	scores := make([]float64, 0, full.Ply()+1)
 	g := game.New(full.Variant, full.Start())
@@ -262,7 +267,7 @@ func (s *Server) handleGraph(w http.ResponseWriter, r *http.Request) {
 		case game.Draw:
 			scores = append(scores, 0)
 		default:
-			res := t.engine.Run(ctx, g, search.Limits{Depth: graphDepth}, search.Options{Threads: 1}, nil)
+			res := e.Run(ctx, g, search.Limits{Depth: graphDepth}, search.Options{Threads: 1}, nil)
 			scores = append(scores, viewScore(res.Score, p.Side).White)
 		}
 		if ctx.Err() != nil {
