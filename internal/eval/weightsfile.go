@@ -2,6 +2,7 @@ package eval
 
 import (
 	"bytes"
+	"compress/zlib"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -16,44 +17,58 @@ import (
 // Weights file (one variant's learned weights), little-endian:
 //
 //	bytes 0-3    magic "RIOW"
-//	bytes 4-5    format version (1)
+//	bytes 4-5    format version: 1 (weights as they are) or 2 (zlib-compressed)
 //	byte  6      the variant's PDN GameType (26 brazilian, 25 russian, 28 portuguese)
 //	byte  7      feature layout (1 or 2: see layout.go)
 //	bytes 8-11   count of weights (the layout's Params)
 //	bytes 12-13  Unit: weights per hundredth of a man (16)
 //	bytes 14-15  zero
 //	then count int16 weights: the opening phase's PhaseParams, then the endgame's
+//	     (version 2: those 2*count bytes as one zlib stream; most pattern
+//	     weights are 0, configurations never seen in training, so a
+//	     layout-2 file of 2.8 MB shrinks several times)
 //	last 4 bytes CRC-32 (IEEE) of everything before it
+//
+// Marshal writes version 2; both versions are read.
 const (
 	fileMagic   = "RIOW"
-	FileVersion = 1
+	FileVersion = 2
 	headerSize  = 16
 )
 
-// FileSize is the size of a layout-1 weights file.
+// FileSize is the size of a layout-1 weights file of version 1 (the
+// weights as they are).
 const FileSize = headerSize + 2*Params + 4
 
-// maxFileSize is the size of the largest layout's file.
+// maxFileSize bounds the size of any layout's file: its weights as they
+// are, or compressed (zlib adds at most a few bytes per 16 KiB block to
+// data that does not compress).
 var maxFileSize = func() int {
 	n := 0
 	for _, l := range Layouts {
 		n = max(n, l.FileSize())
 	}
-	return n
+	return n + n/1024 + 64
 }()
 
-// Marshal returns the weights file of m.
+// Marshal returns the weights file of m (version 2, compressed).
 func (m *Model) Marshal() []byte {
-	buf := make([]byte, headerSize, m.Layout.FileSize())
+	buf := make([]byte, headerSize)
 	copy(buf, fileMagic)
 	binary.LittleEndian.PutUint16(buf[4:], FileVersion)
 	buf[6] = byte(m.Variant.GameType)
 	buf[7] = byte(m.Layout.ID)
 	binary.LittleEndian.PutUint32(buf[8:], uint32(len(m.Params)))
 	binary.LittleEndian.PutUint16(buf[12:], Unit)
+	raw := make([]byte, 0, 2*len(m.Params))
 	for _, x := range m.Params {
-		buf = binary.LittleEndian.AppendUint16(buf, uint16(x))
+		raw = binary.LittleEndian.AppendUint16(raw, uint16(x))
 	}
+	var z bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
+	zw.Write(raw) // a bytes.Buffer does not fail
+	zw.Close()
+	buf = append(buf, z.Bytes()...)
 	return binary.LittleEndian.AppendUint32(buf, crc32.ChecksumIEEE(buf))
 }
 
@@ -65,8 +80,9 @@ func Unmarshal(data []byte, v *movegen.Variant) (*Model, error) {
 	if string(data[:4]) != fileMagic {
 		return nil, fmt.Errorf("not a Rio weights file (magic %q, want %q)", data[:4], fileMagic)
 	}
-	if ver := binary.LittleEndian.Uint16(data[4:]); ver != FileVersion {
-		return nil, fmt.Errorf("format version %d, this build reads version %d", ver, FileVersion)
+	ver := binary.LittleEndian.Uint16(data[4:])
+	if ver != 1 && ver != 2 {
+		return nil, fmt.Errorf("format version %d, this build reads versions 1 and 2", ver)
 	}
 	fv := variantOfGameType(int(data[6]))
 	if fv == nil {
@@ -80,7 +96,7 @@ func Unmarshal(data []byte, v *movegen.Variant) (*Model, error) {
 	if count != uint32(l.Params()) {
 		return nil, fmt.Errorf("%d weights, layout %d has %d", count, l.ID, l.Params())
 	}
-	if want := l.FileSize(); len(data) != want {
+	if want := l.FileSize(); ver == 1 && len(data) != want {
 		if len(data) < want {
 			return nil, fmt.Errorf("truncated: %d bytes, want %d", len(data), want)
 		}
@@ -99,9 +115,30 @@ func Unmarshal(data []byte, v *movegen.Variant) (*Model, error) {
 	if v != nil && fv != v {
 		return nil, fmt.Errorf("weights for %s, not %s", fv.Name, v.Name)
 	}
+	raw := body[headerSize:]
+	if ver == 2 {
+		br := bytes.NewReader(raw)
+		zr, err := zlib.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("compressed weights: %v", err)
+		}
+		// At most one byte more than the weights: more is trailing data.
+		raw, err = io.ReadAll(io.LimitReader(zr, int64(2*count)+1))
+		if err == nil {
+			err = zr.Close()
+		}
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("compressed weights: %v", err)
+		case len(raw) != int(2*count):
+			return nil, fmt.Errorf("compressed weights: %d bytes, want %d", len(raw), 2*count)
+		case br.Len() != 0:
+			return nil, fmt.Errorf("%d bytes after the compressed weights (trailing data)", br.Len())
+		}
+	}
 	params := make([]int16, count)
 	for i := range params {
-		params[i] = int16(binary.LittleEndian.Uint16(body[headerSize+2*i:]))
+		params[i] = int16(binary.LittleEndian.Uint16(raw[2*i:]))
 	}
 	return NewLayoutModel(fv, l, params), nil
 }

@@ -19,20 +19,38 @@ func resum(b []byte) []byte {
 	return b
 }
 
+// marshalV1 writes m as a version-1 file (weights as they are), as older
+// builds did.
+func marshalV1(m *Model) []byte {
+	buf := make([]byte, headerSize, m.Layout.FileSize())
+	copy(buf, fileMagic)
+	binary.LittleEndian.PutUint16(buf[4:], 1)
+	buf[6] = byte(m.Variant.GameType)
+	buf[7] = byte(m.Layout.ID)
+	binary.LittleEndian.PutUint32(buf[8:], uint32(len(m.Params)))
+	binary.LittleEndian.PutUint16(buf[12:], Unit)
+	for _, x := range m.Params {
+		buf = binary.LittleEndian.AppendUint16(buf, uint16(x))
+	}
+	return binary.LittleEndian.AppendUint32(buf, crc32.ChecksumIEEE(buf))
+}
+
 func TestWeightsFileRoundTrip(t *testing.T) {
 	for i, v := range movegen.Variants {
 		l := Layouts[i%len(Layouts)]
 		m := randomLayoutModel(v, l, 9)
-		data := m.Marshal()
-		if len(data) != l.FileSize() {
-			t.Fatalf("%d bytes, want %d", len(data), l.FileSize())
+		v1 := marshalV1(m)
+		if len(v1) != l.FileSize() {
+			t.Fatalf("%d bytes, want %d", len(v1), l.FileSize())
 		}
-		back, err := Unmarshal(data, v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if back.Variant != v || back.Layout != l || !slicesEqual(back.Params, m.Params) {
-			t.Fatalf("%s: round trip changed the weights", v.Name)
+		for _, data := range [][]byte{m.Marshal(), v1} {
+			back, err := Unmarshal(data, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if back.Variant != v || back.Layout != l || !slicesEqual(back.Params, m.Params) {
+				t.Fatalf("%s: round trip changed the weights", v.Name)
+			}
 		}
 		path := filepath.Join(t.TempDir(), v.Name+".rwt")
 		if err := m.Save(path); err != nil {
@@ -60,7 +78,34 @@ func slicesEqual(a, b []int16) bool {
 // that says what is wrong.
 func TestWeightsFileRefused(t *testing.T) {
 	for _, l := range Layouts {
-		testRefused(t, randomLayoutModel(movegen.Brazilian, l, 10).Marshal())
+		m := randomLayoutModel(movegen.Brazilian, l, 10)
+		testRefused(t, marshalV1(m))
+		// Damage only a compressed file can have, its checksum made right.
+		good := m.Marshal()
+		z := good[headerSize : len(good)-4]
+		short := randomLayoutModel(movegen.Brazilian, l, 10)
+		short.Params = short.Params[:len(short.Params)-1]
+		for _, c := range []struct {
+			name string
+			data []byte
+			want string
+		}{
+			{"cut short", resum(append(bytes.Clone(good[:len(good)-100]), 0, 0, 0, 0)), "compressed weights"},
+			{"trailing data", resum(append(append(bytes.Clone(good[:len(good)-4]), 1, 2, 3), 0, 0, 0, 0)), "trailing data"},
+			{"not zlib", resum(append(append(bytes.Clone(good[:headerSize]), bytes.Repeat([]byte{7}, len(z))...), 0, 0, 0, 0)), "compressed weights"},
+			{"flipped byte", func() []byte { b := bytes.Clone(good); b[headerSize+len(z)/2] ^= 0x10; return b }(), "checksum"},
+			{"version 3", func() []byte { b := bytes.Clone(good); b[4] = 3; return resum(b) }(), "format version 3"},
+		} {
+			if _, err := Unmarshal(c.data, nil); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("layout %d, compressed, %s: %v, want %q", l.ID, c.name, err, c.want)
+			}
+		}
+		// A stream of one weight too few for its header's count.
+		b := bytes.Clone(short.Marshal())
+		binary.LittleEndian.PutUint32(b[8:], uint32(l.Params()))
+		if _, err := Unmarshal(resum(b), nil); err == nil || !strings.Contains(err.Error(), "compressed weights: ") {
+			t.Errorf("layout %d: a stream short of its count: %v", l.ID, err)
+		}
 	}
 }
 
@@ -77,7 +122,7 @@ func testRefused(t *testing.T, good []byte) {
 		{"cut short", good[:len(good)-1000], nil, "truncated"},
 		{"trailing data", append(bytes.Clone(good), 0), nil, "trailing"},
 		{"magic", mod(func(b []byte) []byte { b[0] = 'X'; return resum(b) }), nil, "magic"},
-		{"version", mod(func(b []byte) []byte { b[4] = 2; return resum(b) }), nil, "format version 2"},
+		{"version", mod(func(b []byte) []byte { b[4] = 7; return resum(b) }), nil, "format version 7"},
 		{"layout", mod(func(b []byte) []byte { b[7] = 9; return resum(b) }), nil, "layout 9"},
 		{"other layout", mod(func(b []byte) []byte { b[7] = 3 - b[7]; return resum(b) }), nil, "weights, layout"},
 		{"count", mod(func(b []byte) []byte { b[8]++; return resum(b) }), nil, "weights, layout"},
@@ -151,6 +196,7 @@ func FuzzReadModel(f *testing.F) {
 	good := randomModel(movegen.Portuguese, 12).Marshal()
 	f.Add(good)
 	f.Add(good[:headerSize+4])
+	f.Add(marshalV1(randomModel(movegen.Brazilian, 14)))
 	f.Add(randomLayoutModel(movegen.Russian, Layout2, 13).Marshal())
 	f.Add([]byte("RIOW"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -158,8 +204,9 @@ func FuzzReadModel(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !bytes.Equal(m.Marshal(), data) {
-			t.Fatal("accepted file does not marshal back to itself")
+		back, err := Unmarshal(m.Marshal(), nil)
+		if err != nil || back.Layout != m.Layout || back.Variant != m.Variant || !slicesEqual(back.Params, m.Params) {
+			t.Fatalf("an accepted file's model does not round trip: %v", err)
 		}
 	})
 }
