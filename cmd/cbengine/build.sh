@@ -5,7 +5,8 @@
 #   librio-cb.so                           linux, what the tests load
 #   rio-cb.htm                             the help page ("help" names it)
 # The plain DLLs play russian (game type 25), the -brazilian ones brazilian
-# (26): CheckerBoard asks an engine its game type and never sets it.
+# (26, built with -tags brazilian): CheckerBoard asks an engine its game
+# type and never sets it.
 # A Windows DLL whose cross compiler is missing is skipped with a message
 # (Debian: apt-get install gcc-mingw-w64); each library built is checked
 # to export getmove, enginecommand and islegal undecorated.
@@ -15,7 +16,6 @@ out="${1:-$root/dist/cb}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 cd "$root"
-gametype=github.com/riodraughts/rio/internal/protocol/cb.DefaultGameType
 
 # exports FILE OBJDUMP: fails unless the three entry points are exported
 # under their plain names.
@@ -49,13 +49,13 @@ for target in amd64:x86_64-w64-mingw32:64 386:i686-w64-mingw32:32; do
 		echo "build.sh: skipped rio-cb$bits.dll: no $triple-gcc (apt-get install gcc-mingw-w64)" >&2
 		continue
 	fi
-	for variant in russian:25: brazilian:26:-brazilian; do
-		IFS=: read -r _ gt suffix <<<"$variant"
+	for variant in : brazilian:-brazilian; do # build tags:file suffix
+		IFS=: read -r tags suffix <<<"$variant"
 		dll="$out/rio-cb$bits$suffix.dll"
 		ldflags=""
 		[ "$arch" = 386 ] && ldflags="-Wl,--kill-at" # __stdcall names undecorated
 		CGO_ENABLED=1 GOOS=windows GOARCH="$arch" CC="$triple-gcc" CGO_LDFLAGS="$ldflags" \
-			go build -trimpath -buildmode=c-shared -ldflags "-X $gametype=$gt" -o "$dll" ./cmd/cbengine
+			go build -trimpath -buildmode=c-shared -tags "$tags" -o "$dll" ./cmd/cbengine
 		rm -f "${dll%.dll}.h"
 		objdump="$triple-objdump"
 		command -v "$objdump" >/dev/null || objdump=objdump

@@ -3,7 +3,9 @@
 // CheckerBoard loads from its engines folder, or librio-cb.so on Linux for
 // the tests. It exports getmove, enginecommand and islegal (shim.c, with
 // __stdcall on 32-bit Windows); everything else is internal/protocol/cb.
-// build.sh builds all three libraries and checks their exports.
+// A library plays one game type, russian (25), or brazilian (26) when
+// built with -tags brazilian (gametype_*.go). build.sh builds the Windows
+// DLLs of both and the Linux library, and checks their exports.
 //
 // This file only moves the C arguments in and out: a null pointer is
 // refused, a command is read up to cb.MaxCommand bytes, replies are cut to
@@ -35,7 +37,7 @@ var (
 )
 
 // engine is the one engine of the loaded library.
-var engine = cb.New()
+var engine = cb.New(gameType)
 
 func main() {} // a library: CheckerBoard calls the exports
 

@@ -8,26 +8,26 @@ import (
 
 // Piece codes and colours of the API (cb_interface.h).
 const (
-	Free  = 0
-	White = 1
-	Black = 2
-	Man   = 4
-	King  = 8
+	free  = 0
+	white = 1
+	black = 2
+	man   = 4
+	king  = 8
 )
 
 // getmove's results, from the mover's point of view.
 const (
-	ResultDraw    = 0
-	ResultWin     = 1
-	ResultLoss    = 2
+	resultDraw    = 0
+	resultWin     = 1
+	resultLoss    = 2
 	ResultUnknown = 3
 )
 
-// getmove's info bits.
+// getmove's info bits. Bit 0, CB_RESET_MOVES (a new game), is not read:
+// a getmove without set gamehist before it searches its board alone.
 const (
-	InfoResetMoves = 1
-	InfoExactTime  = 2
-	incrTimeShift  = 2
+	infoExactTime = 2
+	incrTimeShift = 2
 )
 
 // Game types Rio plays.
@@ -47,16 +47,17 @@ type Board [8][8]int32
 // Coor is CheckerBoard's struct coor.
 type Coor struct{ X, Y int32 }
 
-// CBMove is CheckerBoard's struct CBmove, field for field (all C ints).
+// CBMove is CheckerBoard's struct CBmove, field for field (all C ints);
+// cmd/cbengine copies it whole to and from C.
 type CBMove struct {
-	Jumps    int32
-	NewPiece int32
-	OldPiece int32
-	From, To Coor
-	// Path[1..Jumps] are the landing squares in order; Path[0] is unused.
-	Path     [12]Coor
-	Del      [12]Coor
-	DelPiece [12]int32
+	jumps    int32
+	newPiece int32
+	oldPiece int32
+	from, to Coor
+	// path[1..jumps] are the landing squares in order; path[0] is unused.
+	path     [12]Coor
+	del      [12]Coor
+	delPiece [12]int32
 }
 
 // SquareCoor returns the board coordinates of square number n (1..32) as
@@ -72,9 +73,9 @@ func SquareCoor(n int) Coor {
 	return Coor{int32(x), int32(y)}
 }
 
-// CoorSquare returns the square number at board coordinates (x, y), as
+// coorSquare returns the square number at board coordinates (x, y), as
 // coorstonumber does, or 0 for a light square or one off the board.
-func CoorSquare(x, y int) int {
+func coorSquare(x, y int) int {
 	if x < 0 || x > 7 || y < 0 || y > 7 || (x+y)%2 != 0 {
 		return 0
 	}
@@ -84,9 +85,9 @@ func CoorSquare(x, y int) int {
 // colourOf maps the API's colour to Rio's.
 func colourOf(color int) (movegen.Color, error) {
 	switch color {
-	case White:
+	case white:
 		return movegen.White, nil
-	case Black:
+	case black:
 		return movegen.Black, nil
 	}
 	return 0, fmt.Errorf("colour %d is neither white (1) nor black (2)", color)
@@ -95,9 +96,9 @@ func colourOf(color int) (movegen.Color, error) {
 // apiColour maps Rio's colour to the API's.
 func apiColour(c movegen.Color) int32 {
 	if c == movegen.White {
-		return White
+		return white
 	}
-	return Black
+	return black
 }
 
 // square returns Rio's square of square number n.
@@ -106,11 +107,11 @@ func square(n int) movegen.Square { return movegen.STD.Square(n) }
 // coor returns the board coordinates of Rio's square s.
 func coor(s movegen.Square) Coor { return SquareCoor(movegen.STD.Number(s)) }
 
-// PositionFromBoard reads b with color to move. It refuses anything that
+// positionFromBoard reads b with color to move. It refuses anything that
 // is not a position Rio plays: a piece code other than a man or king of
 // either colour on a dark square, anything on a light square, a man on
 // its own promotion row, more than 12 pieces a side.
-func PositionFromBoard(v *movegen.Variant, b *Board, color int) (movegen.Position, error) {
+func positionFromBoard(v *movegen.Variant, b *Board, color int) (movegen.Position, error) {
 	var p movegen.Position
 	side, err := colourOf(color)
 	if err != nil {
@@ -120,26 +121,26 @@ func PositionFromBoard(v *movegen.Variant, b *Board, color int) (movegen.Positio
 	for x := range 8 {
 		for y := range 8 {
 			code := b[x][y]
-			if code == Free {
+			if code == free {
 				continue
 			}
-			n := CoorSquare(x, y)
+			n := coorSquare(x, y)
 			if n == 0 {
 				return movegen.Position{}, fmt.Errorf("board[%d][%d] = %d: a piece on a light square", x, y, code)
 			}
 			var c movegen.Color
-			switch code &^ (Man | King) {
-			case White:
+			switch code &^ (man | king) {
+			case white:
 				c = movegen.White
-			case Black:
+			case black:
 				c = movegen.Black
 			default:
 				return movegen.Position{}, fmt.Errorf("board[%d][%d] = %d: not a piece code", x, y, code)
 			}
 			s := square(n).Bit()
-			switch code & (Man | King) {
-			case Man:
-			case King:
+			switch code & (man | king) {
+			case man:
+			case king:
 				p.Kings |= s
 			default:
 				return movegen.Position{}, fmt.Errorf("board[%d][%d] = %d: not a piece code", x, y, code)
@@ -159,21 +160,21 @@ func PositionFromBoard(v *movegen.Variant, b *Board, color int) (movegen.Positio
 	return p, nil
 }
 
-// pieceAt returns the API's code of the piece on s in p (Free if none).
+// pieceAt returns the API's code of the piece on s in p (free if none).
 func pieceAt(p *movegen.Position, s movegen.Square) int32 {
 	var code int32
 	switch {
 	case p.Pieces[movegen.White].Has(s):
-		code = White
+		code = white
 	case p.Pieces[movegen.Black].Has(s):
-		code = Black
+		code = black
 	default:
-		return Free
+		return free
 	}
 	if p.Kings.Has(s) {
-		return code | King
+		return code | king
 	}
-	return code | Man
+	return code | man
 }
 
 // BoardFromPosition writes p into b: every square cleared, then its pieces.
@@ -185,36 +186,36 @@ func BoardFromPosition(p *movegen.Position, b *Board) {
 	}
 }
 
-// Describe fills mv for the legal move m of p: the pieces before and
+// describe fills mv for the legal move m of p: the pieces before and
 // after, from and to, and for a capture every landing square in order
-// (Path[1..Jumps]) and each piece taken with its square, in the order the
-// route takes them. Where the route has more landings than Path holds
+// (path[1..jumps]) and each piece taken with its square, in the order the
+// route takes them. Where the route has more landings than path holds
 // (which no game reaches: it needs 12 jumps), the last ones are left out of
-// Path but Del still lists every piece.
-func Describe(v *movegen.Variant, p *movegen.Position, m movegen.Move, mv *CBMove) {
+// path but del still lists every piece.
+func describe(v *movegen.Variant, p *movegen.Position, m movegen.Move, mv *CBMove) {
 	*mv = CBMove{}
 	from, to := m.From(), m.To()
 	old := pieceAt(p, from)
-	mv.OldPiece = old
-	mv.NewPiece = old
+	mv.oldPiece = old
+	mv.newPiece = old
 	if m.Promotes() {
-		mv.NewPiece = old&^Man | King
+		mv.newPiece = old&^man | king
 	}
-	mv.From, mv.To = coor(from), coor(to)
+	mv.from, mv.to = coor(from), coor(to)
 	if !m.IsCapture() {
 		return
 	}
 	route := capturePath(v, p, m)
-	mv.Jumps = int32(m.Captured().Count())
+	mv.jumps = int32(m.Captured().Count())
 	for i, s := range route {
-		if i+1 < len(mv.Path) {
-			mv.Path[i+1] = coor(s)
+		if i+1 < len(mv.path) {
+			mv.path[i+1] = coor(s)
 		}
 	}
 	for i, s := range capturedInOrder(from, route, m.Captured()) {
-		if i < len(mv.Del) {
-			mv.Del[i] = coor(s)
-			mv.DelPiece[i] = pieceAt(p, s)
+		if i < len(mv.del) {
+			mv.del[i] = coor(s)
+			mv.delPiece[i] = pieceAt(p, s)
 		}
 	}
 }
@@ -271,11 +272,11 @@ func squareAt(r, f int) movegen.Square {
 
 // applyMove writes the move described by mv onto b the way the GUI does:
 // the captured pieces removed, the mover taken from From and put on To.
-// Tests use it to check that Describe and BoardFromPosition agree.
+// Tests use it to check that describe and BoardFromPosition agree.
 func applyMove(b *Board, mv *CBMove) {
-	for i := 0; i < int(mv.Jumps) && i < len(mv.Del); i++ {
-		b[mv.Del[i].X][mv.Del[i].Y] = Free
+	for i := 0; i < int(mv.jumps) && i < len(mv.del); i++ {
+		b[mv.del[i].X][mv.del[i].Y] = free
 	}
-	b[mv.From.X][mv.From.Y] = Free
-	b[mv.To.X][mv.To.Y] = mv.NewPiece
+	b[mv.from.X][mv.from.Y] = free
+	b[mv.to.X][mv.to.Y] = mv.newPiece
 }

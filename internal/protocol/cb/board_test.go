@@ -23,8 +23,8 @@ func TestCorners(t *testing.T) {
 		if name := movegen.AlgebraicName(square(c.n)); name != c.name {
 			t.Errorf("square %d is %s in Rio, want %s", c.n, name, c.name)
 		}
-		if n := CoorSquare(c.x, c.y); n != c.n {
-			t.Errorf("CoorSquare(%d,%d) = %d, want %d", c.x, c.y, n, c.n)
+		if n := coorSquare(c.x, c.y); n != c.n {
+			t.Errorf("coorSquare(%d,%d) = %d, want %d", c.x, c.y, n, c.n)
 		}
 	}
 }
@@ -38,7 +38,7 @@ func TestEverySquare(t *testing.T) {
 		if int(c.X) != 7-movegen.File(s) || int(c.Y) != movegen.Row(s) {
 			t.Errorf("square %d (%s): coordinates %v", n, movegen.AlgebraicName(s), c)
 		}
-		if CoorSquare(int(c.X), int(c.Y)) != n {
+		if coorSquare(int(c.X), int(c.Y)) != n {
 			t.Errorf("square %d does not come back", n)
 		}
 		if seen[c] {
@@ -48,8 +48,8 @@ func TestEverySquare(t *testing.T) {
 	}
 	for x := -1; x <= 8; x++ {
 		for y := -1; y <= 8; y++ {
-			if n := CoorSquare(x, y); n != 0 && !seen[Coor{int32(x), int32(y)}] {
-				t.Errorf("CoorSquare(%d,%d) = %d for a light or outside square", x, y, n)
+			if n := coorSquare(x, y); n != 0 && !seen[Coor{int32(x), int32(y)}] {
+				t.Errorf("coorSquare(%d,%d) = %d for a light or outside square", x, y, n)
 			}
 		}
 	}
@@ -79,7 +79,7 @@ func TestBoardRoundTrip(t *testing.T) {
 			for _, p := range randomGame(v, r, 120) {
 				var b Board
 				BoardFromPosition(&p, &b)
-				q, err := PositionFromBoard(v, &b, int(apiColour(p.Side)))
+				q, err := positionFromBoard(v, &b, int(apiColour(p.Side)))
 				if err != nil {
 					t.Fatalf("%s %s: %v", v, v.FormatFEN(&p, false), err)
 				}
@@ -98,18 +98,18 @@ func TestStartBoard(t *testing.T) {
 	// White's men on 21-32, at the bottom (y 5..7); black's on 1-12.
 	for n := 1; n <= 32; n++ {
 		c := SquareCoor(n)
-		want := int32(Free)
+		want := int32(free)
 		switch {
 		case n <= 12:
-			want = Black | Man
+			want = black | man
 		case n >= 21:
-			want = White | Man
+			want = white | man
 		}
 		if b[c.X][c.Y] != want {
 			t.Errorf("square %d: %d, want %d", n, b[c.X][c.Y], want)
 		}
 	}
-	if b[7][7] != White|Man || b[0][0] != Black|Man {
+	if b[7][7] != white|man || b[0][0] != black|man {
 		t.Errorf("a1 board[7][7] = %d, h8 board[0][0] = %d", b[7][7], b[0][0])
 	}
 }
@@ -120,16 +120,16 @@ func TestBadBoards(t *testing.T) {
 	var good Board
 	BoardFromPosition(&start, &good)
 	cases := map[string]func(b *Board){
-		"light square":      func(b *Board) { b[0][1] = White | Man },
-		"colour 3":          func(b *Board) { b[7][7] = 3 | Man },
-		"no colour":         func(b *Board) { b[7][7] = Man },
-		"man and king":      func(b *Board) { b[7][7] = White | Man | King },
-		"no kind":           func(b *Board) { b[7][7] = White },
+		"light square":      func(b *Board) { b[0][1] = white | man },
+		"colour 3":          func(b *Board) { b[7][7] = 3 | man },
+		"no colour":         func(b *Board) { b[7][7] = man },
+		"man and king":      func(b *Board) { b[7][7] = white | man | king },
+		"no kind":           func(b *Board) { b[7][7] = white },
 		"negative":          func(b *Board) { b[7][7] = -1 },
 		"huge":              func(b *Board) { b[7][7] = 1 << 30 },
-		"man on last row":   func(b *Board) { b[0][0] = White | Man },
+		"man on last row":   func(b *Board) { b[0][0] = white | man },
 		"13 pieces":         func(b *Board) {}, // the board is made below
-		"black man on row1": func(b *Board) { b[1][7] = Black | Man },
+		"black man on row1": func(b *Board) { b[1][7] = black | man },
 	}
 	for name, spoil := range cases {
 		b := good
@@ -137,22 +137,22 @@ func TestBadBoards(t *testing.T) {
 			b = Board{}
 			for n := 1; n <= 13; n++ {
 				c := SquareCoor(n + 4)
-				b[c.X][c.Y] = Black | Man
+				b[c.X][c.Y] = black | man
 			}
 		}
 		spoil(&b)
-		if _, err := PositionFromBoard(v, &b, White); err == nil {
+		if _, err := positionFromBoard(v, &b, white); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
 	for _, color := range []int{0, 3, -1, 4, 1 << 20} {
-		if _, err := PositionFromBoard(v, &good, color); err == nil {
+		if _, err := positionFromBoard(v, &good, color); err == nil {
 			t.Errorf("colour %d accepted", color)
 		}
 	}
 }
 
-// Describe against the generator: every legal move of random positions,
+// describe against the generator: every legal move of random positions,
 // applied to the board as the GUI does, gives the position after it; the
 // path is a chain of landings ending on To, the captured pieces lie on it.
 func TestDescribe(t *testing.T) {
@@ -191,7 +191,7 @@ func TestDescribe(t *testing.T) {
 func checkDescribe(t *testing.T, v *movegen.Variant, p *movegen.Position, m movegen.Move) {
 	t.Helper()
 	var mv CBMove
-	Describe(v, p, m, &mv)
+	describe(v, p, m, &mv)
 	var b, want Board
 	BoardFromPosition(p, &b)
 	applyMove(&b, &mv)
@@ -201,32 +201,32 @@ func checkDescribe(t *testing.T, v *movegen.Variant, p *movegen.Position, m move
 	if b != want {
 		t.Fatalf("%s: the described move gives another board", name)
 	}
-	if int(mv.Jumps) != m.Captured().Count() {
-		t.Fatalf("%s: jumps %d", name, mv.Jumps)
+	if int(mv.jumps) != m.Captured().Count() {
+		t.Fatalf("%s: jumps %d", name, mv.jumps)
 	}
-	if mv.From != coor(m.From()) || mv.To != coor(m.To()) {
-		t.Fatalf("%s: from/to %v %v", name, mv.From, mv.To)
+	if mv.from != coor(m.From()) || mv.to != coor(m.To()) {
+		t.Fatalf("%s: from/to %v %v", name, mv.from, mv.to)
 	}
-	if mv.Jumps == 0 {
+	if mv.jumps == 0 {
 		return
 	}
-	if mv.Path[mv.Jumps] != mv.To {
-		t.Fatalf("%s: path[%d] = %v, not to %v", name, mv.Jumps, mv.Path[mv.Jumps], mv.To)
+	if mv.path[mv.jumps] != mv.to {
+		t.Fatalf("%s: path[%d] = %v, not to %v", name, mv.jumps, mv.path[mv.jumps], mv.to)
 	}
-	at := mv.From
-	for i := 1; i <= int(mv.Jumps); i++ {
-		next := mv.Path[i]
+	at := mv.from
+	for i := 1; i <= int(mv.jumps); i++ {
+		next := mv.path[i]
 		dx, dy := next.X-at.X, next.Y-at.Y
 		if dx == 0 || (dx != dy && dx != -dy) {
 			t.Fatalf("%s: leg %v-%v is not diagonal", name, at, next)
 		}
 		// The piece taken on this leg lies strictly between.
-		d := mv.Del[i-1]
+		d := mv.del[i-1]
 		between := (d.X-at.X)*(next.X-d.X) > 0 && (d.Y-at.Y)*(next.Y-d.Y) > 0 && (d.X-at.X)*dy == (d.Y-at.Y)*dx
 		if !between {
 			t.Fatalf("%s: piece %v not on leg %v-%v", name, d, at, next)
 		}
-		if mv.DelPiece[i-1]&(White|Black) == int32(apiColour(p.Side)) {
+		if mv.delPiece[i-1]&(white|black) == int32(apiColour(p.Side)) {
 			t.Fatalf("%s: takes its own piece", name)
 		}
 		at = next

@@ -22,9 +22,9 @@ const MaxCommand = 64 << 10
 // its own move generator, rather than with a list cut short.
 const maxListedMoves = 28
 
-// Unknown is the reply to a command Rio does not handle: with the 0
+// unknown is the reply to a command Rio does not handle: with the 0
 // return, CheckerBoard greys the option out.
-const Unknown = "?"
+const unknown = "?"
 
 // Command handles one enginecommand: it returns the reply (at most
 // ReplySize-1 bytes) and whether the command was handled (1) or unknown
@@ -41,7 +41,7 @@ func (e *Engine) command(command string) (string, bool) {
 	command, _, _ = strings.Cut(command, "\x00") // a C string ends there
 	fields := strings.Fields(command)
 	if len(fields) == 0 {
-		return Unknown, false
+		return unknown, false
 	}
 	verb := strings.ToLower(fields[0])
 	switch verb {
@@ -55,10 +55,10 @@ func (e *Engine) command(command string) (string, bool) {
 		return "rio-cb.htm", true
 	case "get", "set":
 	default:
-		return Unknown, false
+		return unknown, false
 	}
 	if len(fields) < 2 {
-		return Unknown, false
+		return unknown, false
 	}
 	key := strings.ToLower(fields[1])
 	// arg is the rest of the command after the key, as sent.
@@ -97,7 +97,7 @@ func (e *Engine) get(key, arg string) (string, bool) {
 	case "drawrules":
 		return e.drawRules.String(), true
 	}
-	return Unknown, false
+	return unknown, false
 }
 
 func boolText(b bool) string {
@@ -125,13 +125,13 @@ func (e *Engine) set(key, arg string) (string, bool) {
 		if !ok {
 			return msg, false
 		}
-		switch n {
-		case GameTypeRussian:
-			e.setVariant(movegen.Russian)
-		case GameTypeBrazilian:
-			e.setVariant(movegen.Brazilian)
-		default:
+		v := variantOf(n)
+		if v == nil {
 			return fmt.Sprintf("error: game type %d: Rio plays 25 (russian) and 26 (brazilian)", n), false
+		}
+		if v != e.variant {
+			e.variant = v
+			e.hist = nil // a game of the other variant
 		}
 		return "gametype " + strconv.Itoa(n), true
 	case "gamehist":
@@ -141,10 +141,7 @@ func (e *Engine) set(key, arg string) (string, bool) {
 		if !ok {
 			return msg, false
 		}
-		if n != e.hashMiB {
-			e.hashMiB = n
-			e.search = nil // the next search makes the new table
-		}
+		e.hashMiB = n
 		return "hashsize " + strconv.Itoa(n), true
 	case "searchthreads":
 		n, msg, ok := intArg(key, arg, 1, maxThreads)
@@ -170,7 +167,7 @@ func (e *Engine) set(key, arg string) (string, bool) {
 			}
 		}
 		e.dbPath = path
-		e.resetTables()
+		e.tablesGen++
 		if path == "" {
 			return "dbpath: built-in tables", true
 		}
@@ -181,7 +178,7 @@ func (e *Engine) set(key, arg string) (string, bool) {
 			return msg, false
 		}
 		e.wld = n == 1
-		e.resetTables()
+		e.tablesGen++
 		return "enable_wld " + boolText(e.wld), true
 	case "max_dbpieces":
 		n, msg, ok := intArg(key, arg, 0, 32)
@@ -189,7 +186,7 @@ func (e *Engine) set(key, arg string) (string, bool) {
 			return msg, false
 		}
 		e.maxDBPieces = min(n, egdb.MaxPieces)
-		e.resetTables()
+		e.tablesGen++
 		return "max_dbpieces " + strconv.Itoa(e.maxDBPieces), true
 	case "drawrules":
 		set, err := game.ParseRuleSet(arg)
@@ -207,20 +204,7 @@ func (e *Engine) set(key, arg string) (string, bool) {
 		}
 		return "dbmbytes: Rio holds its tables whole in memory; no cache to size", true
 	}
-	return Unknown, false
-}
-
-// setVariant switches the variant (e.mu held): the history is of the old
-// one, the table's entries too.
-func (e *Engine) setVariant(v *movegen.Variant) {
-	if v == e.variant {
-		return
-	}
-	e.variant = v
-	e.hist = nil
-	if e.search != nil {
-		e.search.TT.Clear()
-	}
+	return unknown, false
 }
 
 // setGameHist reads "<fen> [moves...]" into the game record the next
@@ -271,17 +255,17 @@ func moveList(v *movegen.Variant, fen string) (string, bool) {
 	fmt.Fprintf(&sb, "movelist %d,", len(legal))
 	var mv CBMove
 	for _, m := range legal {
-		Describe(v, &p, m, &mv)
-		n := func(c Coor) int { return CoorSquare(int(c.X), int(c.Y)) }
-		fmt.Fprintf(&sb, "%d,%d,%d,%d,%d", mv.Jumps, mv.OldPiece, mv.NewPiece, n(mv.From), n(mv.To))
+		describe(v, &p, m, &mv)
+		n := func(c Coor) int { return coorSquare(int(c.X), int(c.Y)) }
+		fmt.Fprintf(&sb, "%d,%d,%d,%d,%d", mv.jumps, mv.oldPiece, mv.newPiece, n(mv.from), n(mv.to))
 		route := capturePath(v, &p, m)
 		if !m.IsCapture() {
 			route = nil
 		}
 		for i, s := range route {
 			fmt.Fprintf(&sb, ",%d", movegen.STD.Number(s))
-			if i < len(mv.Del) && i < int(mv.Jumps) {
-				fmt.Fprintf(&sb, ",%d,%d", n(mv.Del[i]), mv.DelPiece[i])
+			if i < len(mv.del) && i < int(mv.jumps) {
+				fmt.Fprintf(&sb, ",%d,%d", n(mv.del[i]), mv.delPiece[i])
 			}
 		}
 		sb.WriteByte(';')

@@ -12,7 +12,7 @@ import (
 
 func newTestEngine(t *testing.T) *Engine {
 	t.Helper()
-	e := New()
+	e := New(GameTypeRussian)
 	mustCommand(t, e, "set enable_wld 0") // no table builds in unit tests
 	return e
 }
@@ -73,7 +73,7 @@ func TestCommands(t *testing.T) {
 		"", "   ", "frobnicate", "get", "set", "get nothing", "set nothing 1",
 		"set allscores 1", "set solve 1", "set enable_mtc 1",
 	} {
-		if r, ok := e.Command(cmd); ok || r != Unknown {
+		if r, ok := e.Command(cmd); ok || r != unknown {
 			t.Errorf("%q: %q %v, want ? and 0", cmd, r, ok)
 		}
 	}

@@ -1,6 +1,7 @@
 package cb
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 
@@ -18,20 +19,27 @@ const (
 	maxThreads     = 64
 )
 
-// DefaultGameType is the game type a new Engine plays until "set
-// gametype" changes it. The DLL builds set it per file with -ldflags -X
-// (a string, as -X requires): CheckerBoard itself never sends set
-// gametype, it asks get gametype.
-var DefaultGameType = "25"
-
 // Engine is the state of one loaded library. Its methods are safe for
 // concurrent use: GetMove holds the search lock for the whole search,
 // while commands take only the settings lock, so that the GUI's queries
-// during a search are answered at once.
+// during a search are answered at once. A command never touches what a
+// running search uses: it changes the settings, and the next GetMove
+// brings the search state (the transposition table, the endgame tables)
+// up to them before it searches.
 type Engine struct {
-	searchMu sync.Mutex // one getmove at a time
+	searchMu sync.Mutex // one getmove at a time; guards state
+	state    searchState
 
-	mu          sync.Mutex // guards everything below
+	mu sync.Mutex // guards settings and hist
+	settings
+	// hist is the game of the last set gamehist, for the getmove that
+	// follows it (nil: none).
+	hist *game.Game
+}
+
+// settings are what enginecommand sets and get answers. GetMove copies
+// them when it starts: a change during a search is for the next one.
+type settings struct {
 	variant     *movegen.Variant
 	hashMiB     int
 	threads     int
@@ -39,53 +47,94 @@ type Engine struct {
 	dbPath      string
 	wld         bool
 	maxDBPieces int
-	tables      *egdb.Tables
-	search      *search.Engine
+	// tablesGen counts the changes of dbPath, wld and maxDBPieces: each
+	// gives new tables at the next getmove (a set dbpath of the same
+	// directory reads it again, for tables copied there since).
+	tablesGen int
 	// drawRules are the draw rules the games follow (set drawrules): by
 	// default CheckerBoard's own (game.CheckerBoardRules).
 	drawRules game.RuleSet
-	// hist is the game of the last set gamehist, for the getmove that
-	// follows it (nil: none).
-	hist *game.Game
 }
 
-// New returns an engine with the default settings: DefaultGameType, a
-// 64 MiB table, one thread, the built-in endgame tables.
-func New() *Engine {
-	e := &Engine{
-		variant: movegen.Russian, hashMiB: defaultHashMiB, threads: 1,
+// searchState is what the searches use, made from the settings by
+// prepare. Only GetMove touches it, with the search lock held, so that
+// no command can change the table or the tables under a search.
+type searchState struct {
+	engine *search.Engine // nil until the first getmove
+	// hashMiB is the size engine's table was made with, variant the
+	// variant of its entries.
+	hashMiB int
+	variant *movegen.Variant
+	tables  *egdb.Tables
+	// tablesGen is the settings' tablesGen the tables were made from.
+	tablesGen int
+}
+
+// New returns an engine for CheckerBoard's game type gameType (25 or 26:
+// the library's build chooses, since CheckerBoard asks the game type and
+// never sets it) with the default settings: a 64 MiB table, one thread,
+// the built-in endgame tables. It panics on another game type, a mistake
+// of the build that its tests catch.
+func New(gameType int) *Engine {
+	v := variantOf(gameType)
+	if v == nil {
+		panic(fmt.Sprintf("cb.New: game type %d: Rio plays %d and %d", gameType, GameTypeRussian, GameTypeBrazilian))
+	}
+	e := &Engine{settings: settings{
+		variant: v, hashMiB: defaultHashMiB, threads: 1,
 		wld: true, maxDBPieces: egdb.DefaultPieces, drawRules: game.CheckerBoardRules,
-	}
-	if DefaultGameType == "26" {
-		e.variant = movegen.Brazilian
-	}
-	e.resetTables()
+	}}
+	e.state.tables = e.settings.newTables()
 	return e
 }
 
-// resetTables makes the endgame tables from the settings (e.mu held).
-func (e *Engine) resetTables() {
-	e.tables.Close()
-	e.tables = nil
-	if !e.wld || e.maxDBPieces < 2 {
-		return
+// variantOf returns the variant of a CheckerBoard game type, or nil for
+// one Rio does not play.
+func variantOf(gameType int) *movegen.Variant {
+	switch gameType {
+	case GameTypeRussian:
+		return movegen.Russian
+	case GameTypeBrazilian:
+		return movegen.Brazilian
 	}
-	t := egdb.NewTables(e.maxDBPieces, e.dbPath)
-	t.Threads = 1 // a build during a game leaves the search a core
-	if e.dbPath == "" {
-		t.Cache = egdb.DefaultCache()
-	}
-	e.tables = t
+	return nil
 }
 
-// engineFor returns the search engine (made on first use) with the current
-// evaluation and tables, and the settings a search needs (e.mu held).
-func (e *Engine) engineFor() *search.Engine {
-	if e.search == nil {
-		e.search = search.NewEngine(e.hashMiB, zerolog.Nop())
+// newTables makes the endgame tables the settings ask for (nil: none).
+func (s *settings) newTables() *egdb.Tables {
+	if !s.wld || s.maxDBPieces < 2 {
+		return nil
 	}
-	e.search.Tables = e.tables
-	return e.search
+	t := egdb.NewTables(s.maxDBPieces, s.dbPath)
+	t.Threads = 1 // a build during a game leaves the search a core
+	if s.dbPath == "" {
+		t.Cache = egdb.DefaultCache()
+	}
+	return t
+}
+
+// prepare brings the search state up to s, the settings GetMove copied
+// (e.searchMu held, e.mu not: clearing or making a large table takes a
+// while, and the GUI's queries are answered meanwhile). It returns the
+// search engine with the tables set.
+func (e *Engine) prepare(s *settings) *search.Engine {
+	st := &e.state
+	if st.engine == nil || st.hashMiB != s.hashMiB {
+		st.engine = nil // the old table can go before the new one is made
+		st.engine = search.NewEngine(s.hashMiB, zerolog.Nop())
+		st.hashMiB, st.variant = s.hashMiB, s.variant
+	}
+	if st.variant != s.variant {
+		st.engine.TT.Clear() // its entries are of the other variant
+		st.variant = s.variant
+	}
+	if st.tablesGen != s.tablesGen {
+		st.tables.Close() // a build in progress is of the old settings
+		st.tables = s.newTables()
+		st.tablesGen = s.tablesGen
+	}
+	st.engine.Tables = st.tables
+	return st.engine
 }
 
 func cpuThreads() int { return min(runtime.NumCPU(), maxThreads) }

@@ -18,7 +18,7 @@ func FuzzCommand(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	e := New()
+	e := New(GameTypeRussian)
 	e.Command("set enable_wld 0")
 	f.Fuzz(func(t *testing.T, cmd string) {
 		if strings.Contains(strings.ToLower(cmd), "enable_wld") || strings.Contains(strings.ToLower(cmd), "dbpath") {
@@ -28,7 +28,7 @@ func FuzzCommand(f *testing.F) {
 		if len(reply) >= ReplySize {
 			t.Fatalf("reply of %d bytes", len(reply))
 		}
-		if ok && reply == Unknown {
+		if ok && reply == unknown {
 			t.Fatalf("%q: handled with ?", cmd)
 		}
 		if r, ok := e.Command("name"); !ok || r != "Rio" {
@@ -69,12 +69,12 @@ func FuzzBoard(f *testing.F) {
 		}
 		f.Add(data)
 	}
-	e := New()
+	e := New(GameTypeRussian)
 	e.Command("set enable_wld 0")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, color := boardFromBytes(data)
 		for _, v := range variants {
-			p, err := PositionFromBoard(v, &b, color)
+			p, err := positionFromBoard(v, &b, color)
 			if err != nil {
 				continue
 			}

@@ -34,19 +34,19 @@ type Request struct {
 	Status func(string)
 }
 
-// Limits returns the search limits of a getmove: with an incremental
+// limits returns the search limits of a getmove: with an incremental
 // clock (info bits 2-3), the clock's remaining time and increment budgeted
 // as the Hub clock is; else maxtime, the average per move, as a move time
 // (so that it is never exceeded, which CB_EXACT_TIME demands). With both
 // the clock and CB_EXACT_TIME, maxtime still caps the move.
-func Limits(maxTime float64, info, moreInfo int) search.Limits {
+func limits(maxTime float64, info, moreInfo int) search.Limits {
 	mt := seconds(maxTime)
 	if mode := (info >> incrTimeShift) & 3; mode != 0 {
 		unit := [...]time.Duration{time.Millisecond, 10 * time.Millisecond, 100 * time.Millisecond}[mode-1]
 		remaining := time.Duration(uint16(uint32(moreInfo)>>16)) * unit
 		inc := time.Duration(uint16(moreInfo)) * unit
 		lim := search.Limits{HasClock: true, Time: remaining, Inc: inc}
-		if info&InfoExactTime != 0 && mt > 0 {
+		if info&infoExactTime != 0 && mt > 0 {
 			// A clock and an exact time: the clock's own budget, capped.
 			lim = search.Limits{MoveTime: min(mt, clockHard(lim))}
 		}
@@ -77,7 +77,7 @@ func seconds(s float64) time.Duration {
 // and returns the result code. Bad input (a colour other than 1 or 2, a
 // board that is no position) returns ResultUnknown with b unchanged, mv
 // zeroed and the reason in the status; a side without a legal move returns
-// ResultLoss, b unchanged.
+// resultLoss, b unchanged.
 func (e *Engine) GetMove(b *Board, req Request, mv *CBMove) int {
 	e.searchMu.Lock()
 	defer e.searchMu.Unlock()
@@ -89,8 +89,9 @@ func (e *Engine) GetMove(b *Board, req Request, mv *CBMove) int {
 	}
 
 	e.mu.Lock()
-	v := e.variant
-	p, err := PositionFromBoard(v, b, req.Color)
+	cfg := e.settings // a command during the search is for the next one
+	v := cfg.variant
+	p, err := positionFromBoard(v, b, req.Color)
 	if err != nil {
 		e.mu.Unlock()
 		status("Rio: " + err.Error())
@@ -98,26 +99,25 @@ func (e *Engine) GetMove(b *Board, req Request, mv *CBMove) int {
 	}
 	g := e.hist
 	e.hist = nil // a history serves the one getmove that follows it
-	if g == nil || g.Variant != v || !samePosition(g.Position(), p) {
-		g = game.NewRules(v, p, e.drawRules)
-	}
-	eng := e.engineFor()
-	threads := e.threads
-	tables := e.tables
 	e.mu.Unlock()
+	if g == nil || g.Variant != v || !samePosition(g.Position(), p) {
+		g = game.NewRules(v, p, cfg.drawRules)
+	}
+	eng := e.prepare(&cfg)
+	tables := eng.Tables
 
 	var buf [movegen.MaxMoves]movegen.Move
 	legal := v.Generate(&p, buf[:0])
 	if len(legal) == 0 {
 		status("Rio: no legal move")
-		return ResultLoss
+		return resultLoss
 	}
 	if p.Occupied().Count() <= egdb.Reach {
 		tables.For(v) // the endgame is near: prepare the tables
 	}
 
-	lim := Limits(req.MaxTime, req.Info, req.MoreInfo)
-	opt := search.Options{Threads: threads, Progress: 100 * time.Millisecond}
+	lim := limits(req.MaxTime, req.Info, req.MoreInfo)
+	opt := search.Options{Threads: cfg.threads, Progress: 100 * time.Millisecond}
 	start := time.Now()
 	s := eng.Start(context.Background(), g, lim, opt, func(i search.Info) {
 		if i.Line == 1 {
@@ -145,7 +145,7 @@ func (e *Engine) GetMove(b *Board, req Request, mv *CBMove) int {
 	if !isLegal(legal, m) {
 		m = legal[0] // not reached: a search with a legal move finds one
 	}
-	Describe(v, &p, m, mv)
+	describe(v, &p, m, mv)
 	q := p.Play(m)
 	BoardFromPosition(&q, b)
 	status(fmt.Sprintf("Rio: played %s, depth %d, score %s, %s nodes in %.2fs",
@@ -163,19 +163,19 @@ func (e *Engine) GetMove(b *Board, req Request, mv *CBMove) int {
 func outcome(v *movegen.Variant, g *game.Game, tables *egdb.Tables, score int) int {
 	switch o := g.Outcome(); o.Result {
 	case game.Draw:
-		return ResultDraw
+		return resultDraw
 	case game.WhiteWins, game.BlackWins:
-		return ResultWin // the opponent has no move
+		return resultWin // the opponent has no move
 	}
 	switch {
 	case score > tt.MateBound:
-		return ResultWin
+		return resultWin
 	case score < -tt.MateBound:
-		return ResultLoss
+		return resultLoss
 	}
 	q := g.Position()
 	if val, ok := tables.Ready(v).Probe(&q); ok && val.WDL == egdb.Draw {
-		return ResultDraw
+		return resultDraw
 	}
 	return ResultUnknown
 }
@@ -250,14 +250,14 @@ func (e *Engine) IsLegal(b *Board, color, from, to int, mv *CBMove) bool {
 	if from < 1 || from > 32 || to < 1 || to > 32 {
 		return false
 	}
-	p, err := PositionFromBoard(v, b, color)
+	p, err := positionFromBoard(v, b, color)
 	if err != nil {
 		return false
 	}
 	var buf [movegen.MaxMoves]movegen.Move
 	for _, m := range v.Generate(&p, buf[:0]) {
 		if m.From() == square(from) && m.To() == square(to) {
-			Describe(v, &p, m, mv)
+			describe(v, &p, m, mv)
 			return true
 		}
 	}
