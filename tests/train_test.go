@@ -2,6 +2,7 @@ package tests
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -133,9 +134,11 @@ func TestSelfplayTunePipeline(t *testing.T) {
 	if positions < 1 || positions > 2*n {
 		t.Errorf("tune used %d positions of %d", positions, 2*n)
 	}
-	// A weights file: 16 header bytes, int16 weights, a CRC-32.
-	if size := fileSize(t, weights); nweights < 1 || size != 16+2*nweights+4 {
-		t.Errorf("weights=%d, file of %d bytes", nweights, size)
+	// A weights file: 16 header bytes (version 2: the weights compressed;
+	// the count, bytes 8-11, says how many), a CRC-32.
+	head, _ := os.ReadFile(weights)
+	if len(head) < 20 || string(head[:4]) != "RIOW" || head[4] != 2 || int(binary.LittleEndian.Uint32(head[8:])) != nweights || nweights != 196884 {
+		t.Errorf("weights=%d, file of %d bytes", nweights, len(head))
 	}
 
 	r = run(t, "", "analyze", "--variant", "russian", "--eval-file", weights, "--depth", "4")

@@ -232,21 +232,5 @@ func (a *analyser) position(ctx context.Context, g *game.Game, last bool) Eval {
 		return e
 	}
 	res := a.engine.Run(ctx, g, a.opt.Limits, search.Options{Threads: a.threads, Analysis: true}, nil)
-	return Eval{Score: res.Score, Depth: res.Depth, Source: Searched, Best: res.Move, PV: legalLine(v, p, res.PV)}
-}
-
-// legalLine returns the longest prefix of line that is legal from p.
-func legalLine(v *movegen.Variant, p movegen.Position, line []movegen.Move) []movegen.Move {
-	var buf [movegen.MaxMoves]movegen.Move
-	for i, m := range line {
-		ok := false
-		for _, l := range v.Generate(&p, buf[:0]) {
-			ok = ok || l == m
-		}
-		if !ok {
-			return line[:i]
-		}
-		p = p.Play(m)
-	}
-	return line
+	return Eval{Score: res.Score, Depth: res.Depth, Source: Searched, Best: res.Move, PV: v.LegalPrefix(&p, res.PV)}
 }

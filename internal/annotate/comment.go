@@ -8,7 +8,7 @@ import (
 
 	"github.com/riodraughts/rio/internal/egdb"
 	"github.com/riodraughts/rio/internal/movegen"
-	"github.com/riodraughts/rio/internal/tt"
+	"github.com/riodraughts/rio/internal/search"
 )
 
 // WhiteScore returns e's score from White's view, e being a position with
@@ -20,22 +20,10 @@ func WhiteScore(e *Eval, side movegen.Color) int {
 	return e.Score
 }
 
-// MatePlies returns, for a score from White's view that is a forced win
-// or loss, its plies (negative: Black wins), and false for other scores.
-func MatePlies(white int) (int, bool) {
-	switch {
-	case white > tt.MateBound:
-		return tt.Win - white, true
-	case white < -tt.MateBound:
-		return -(tt.Win + white), true
-	}
-	return 0, false
-}
-
 // FormatScore writes a score from White's view as [%eval] does: men with
-// two decimals, or #n / #-n for a win / loss in n plies.
+// two decimals, or #n / #-n for a win / loss in n plies (search.MateIn).
 func FormatScore(white int) string {
-	if n, ok := MatePlies(white); ok {
+	if n, ok := search.MateIn(white); ok {
 		return "#" + strconv.Itoa(n)
 	}
 	return men(white)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/search"
 )
 
 // JSONGame is the shape of a game in --json output: one object per game.
@@ -79,7 +80,7 @@ func ToJSON(a *Game) JSONGame {
 		jm := JSONMove{Ply: m.Ply, Side: m.Side.String(), Move: v.FormatPDN(&p, m.Move, style),
 			Score: float64(white) / 100, Depth: m.After.Depth, Forced: m.Forced(),
 			Loss: float64(m.Loss) / 100, NAG: m.NAG.String()}
-		if n, ok := MatePlies(white); ok {
+		if n, ok := search.MateIn(white); ok {
 			jm.Mate = &n
 		}
 		switch m.After.Source {

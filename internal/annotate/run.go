@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/riodraughts/rio/internal/game"
+	"github.com/riodraughts/rio/internal/pool"
 )
 
 // Deterministic reports whether lim gives searches whose result depends
@@ -31,8 +32,6 @@ func Positions(games []game.PDNGame) int {
 // order of games, whatever finishes first. It stops at the first error
 // of emit, or when ctx is cancelled (returning ctx's error).
 func Run(ctx context.Context, games []game.PDNGame, opt Options, emit func(*Game) error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	workers := max(1, min(opt.Threads, len(games)))
 	threads := 1
 	if !opt.Deterministic() {
@@ -51,49 +50,15 @@ func Run(ctx context.Context, games []game.PDNGame, opt Options, emit func(*Game
 		opt.Progress(done)
 	}
 
-	results := make([]chan *Game, len(games))
-	for i := range results {
-		results[i] = make(chan *Game, 1)
-	}
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			a := newAnalyser(opt, threads)
-			for i := range jobs {
-				results[i] <- a.game(ctx, games[i], func() { report(0, 1) })
-				report(1, 0)
+	return pool.Ordered(ctx, len(games), workers, func() func(context.Context, int) (*Game, error) {
+		a := newAnalyser(opt, threads)
+		return func(ctx context.Context, i int) (*Game, error) {
+			g := a.game(ctx, games[i], func() { report(0, 1) })
+			report(1, 0)
+			if g == nil {
+				return nil, ctx.Err() // cancelled
 			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for i := range games {
-			select {
-			case jobs <- i:
-			case <-ctx.Done():
-				return
-			}
+			return g, nil
 		}
-	}()
-	defer func() {
-		cancel() // workers still busy give up
-		wg.Wait()
-	}()
-	for i := range games {
-		var g *Game
-		select {
-		case g = <-results[i]:
-		case <-ctx.Done():
-		}
-		if g == nil {
-			return ctx.Err()
-		}
-		if err := emit(g); err != nil {
-			return err
-		}
-	}
-	return nil
+	}, func(_ int, g *Game) error { return emit(g) })
 }

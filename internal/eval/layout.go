@@ -219,7 +219,7 @@ func (l *FeatureLayout) configSlow(wm, bm movegen.Bitboard, w int) int32 {
 			if (r+f)%2 == 0 {
 				continue // a light square
 			}
-			sq := squareAt(r, f)
+			sq, _ := movegen.SquareAt(r, f)
 			var d int32
 			switch {
 			case wm.Has(sq):
@@ -231,17 +231,6 @@ func (l *FeatureLayout) configSlow(wm, bm movegen.Bitboard, w int) int32 {
 		}
 	}
 	return idx
-}
-
-// squareAt returns the playing square at row r and file f.
-func squareAt(r, f int) movegen.Square {
-	for n := 1; n <= 32; n++ {
-		sq := movegen.STD.Square(n)
-		if movegen.Row(sq) == r && movegen.File(sq) == f {
-			return sq
-		}
-	}
-	panic("eval: no playing square there")
 }
 
 // scalars adds the scalar features of the side owning own (moving up the

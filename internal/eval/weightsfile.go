@@ -110,7 +110,7 @@ func Unmarshal(data []byte, v *movegen.Variant) (*Model, error) {
 	}
 	body := data[:len(data)-4]
 	if sum := binary.LittleEndian.Uint32(data[len(data)-4:]); sum != crc32.ChecksumIEEE(body) {
-		return nil, errors.New("checksum mismatch: the file is corrupted or was altered")
+		return nil, errors.New("checksum mismatch: the file is truncated, corrupted or altered")
 	}
 	if v != nil && fv != v {
 		return nil, fmt.Errorf("weights for %s, not %s", fv.Name, v.Name)

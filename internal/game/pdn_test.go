@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/text"
 )
 
 // randomGame plays up to maxPly random legal moves from v's start.
@@ -219,7 +220,7 @@ func TestPDNHostileInput(t *testing.T) {
 	} {
 		games, err := ReadPDN(strings.NewReader(s), movegen.Brazilian)
 		if err != nil {
-			t.Errorf("%q: %v", clip(s), err)
+			t.Errorf("%q: %v", text.Clip(s, 60), err)
 		}
 		_ = games
 	}

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/text"
 )
 
 // PDNGame is one game read from a PDN file. Err is set when the game could
@@ -269,7 +270,7 @@ func (lx *lexer) readTag() (Tag, error) {
 	name, value, ok := strings.Cut(strings.TrimSpace(body), " ")
 	value = strings.TrimSpace(value)
 	if !ok || name == "" || len(value) < 2 || value[0] != '"' || value[len(value)-1] != '"' {
-		return Tag{}, fmt.Errorf("bad tag %q", clip(string(lx.src[start:end])))
+		return Tag{}, fmt.Errorf("bad tag %q", text.Clip(string(lx.src[start:end]), 60))
 	}
 	return Tag{name, unescape(value[1 : len(value)-1])}, nil
 }
@@ -379,7 +380,7 @@ func variantOf(tags Tags, def *movegen.Variant) (*movegen.Variant, error) {
 	num, _, _ := strings.Cut(gt, ",")
 	n, err := strconv.Atoi(strings.TrimSpace(num))
 	if err != nil {
-		return nil, fmt.Errorf("bad GameType %q", clip(gt))
+		return nil, fmt.Errorf("bad GameType %q", text.Clip(gt, 60))
 	}
 	for _, v := range movegen.Variants {
 		if v.GameType == n {
@@ -416,7 +417,7 @@ func (raw *rawGame) replay(number int, def *movegen.Variant) PDNGame {
 	}
 	for i, tok := range raw.moves {
 		if _, err := g.PlayText(tok.text); err != nil {
-			out.Err = &MoveError{Ply: i + 1, Text: clip(tok.text), Err: err}
+			out.Err = &MoveError{Ply: i + 1, Text: text.Clip(tok.text, 60), Err: err}
 			out.Rest = strings.TrimSpace(raw.text[tok.start:max(raw.movesEnd, tok.start)])
 			break
 		}
@@ -427,18 +428,4 @@ func (raw *rawGame) replay(number int, def *movegen.Variant) PDNGame {
 		}
 	}
 	return out
-}
-
-// clip shortens hostile input quoted in an error message.
-func clip(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsPrint(r) {
-			return r
-		}
-		return '?'
-	}, s)
-	if len(s) > 60 {
-		return s[:60] + "..."
-	}
-	return s
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/search"
+	"github.com/riodraughts/rio/internal/text"
 	"github.com/riodraughts/rio/internal/tt"
 )
 
@@ -46,7 +47,7 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 	if a := q.Get("at"); a != "" {
 		n, err := strconv.Atoi(a)
 		if err != nil {
-			fail(w, badf("at %q is not a ply number", clip(a)))
+			fail(w, badf("at %q is not a ply number", text.Clip(a, 80)))
 			return
 		}
 		req.At = &n
@@ -55,7 +56,7 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 	if l := q.Get("lines"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > MaxLines {
-			fail(w, badf("lines %q: expected 1-%d", clip(l), MaxLines))
+			fail(w, badf("lines %q: expected 1-%d", text.Clip(l, 80), MaxLines))
 			return
 		}
 		lines = n

@@ -7,6 +7,7 @@ import (
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/search"
+	"github.com/riodraughts/rio/internal/text"
 )
 
 // boardSquare places one playing square on the drawn board: Row 0 is the
@@ -127,7 +128,7 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 			res = game.Draw
 		case "", "*":
 		default:
-			fail(w, badf("result %q: expected 2-0, 0-2, 1-1 or *", clip(req.Result)))
+			fail(w, badf("result %q: expected 2-0, 0-2, 1-1 or *", text.Clip(req.Result, 80)))
 			return
 		}
 	}
@@ -137,7 +138,7 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, name := range sortedKeys(req.Tags) {
 		if !validTagName(name) {
-			fail(w, badf("tag name %q: letters, digits and _ only", clip(name)))
+			fail(w, badf("tag name %q: letters, digits and _ only", text.Clip(name, 80)))
 			return
 		}
 		if strings.EqualFold(name, "Result") || strings.EqualFold(name, "FEN") || strings.EqualFold(name, "GameType") {

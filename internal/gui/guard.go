@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+
+	"github.com/riodraughts/rio/internal/text"
 )
 
 // Body limits: a game is a few kilobytes; a PDN file of a whole event a
@@ -27,7 +29,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			return
 		}
 		if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host {
-			httpError(w, http.StatusForbidden, fmt.Errorf("origin %q is not this server (%s)", clip(o), r.Host))
+			httpError(w, http.StatusForbidden, fmt.Errorf("origin %q is not this server (%s)", text.Clip(o, 80), r.Host))
 			return
 		}
 		// Browsers say where a request comes from: only this origin's page
@@ -35,7 +37,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		// also covers requests that carry no Origin, such as an <img> or
 		// an EventSource of another localhost port's page (same-site).
 		if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
-			httpError(w, http.StatusForbidden, fmt.Errorf("%s request refused: only this server's page may use it", clip(site)))
+			httpError(w, http.StatusForbidden, fmt.Errorf("%s request refused: only this server's page may use it", text.Clip(site, 80)))
 			return
 		}
 		w.Header().Set("X-Content-Type-Options", "nosniff")
@@ -50,15 +52,15 @@ func (s *Server) guard(next http.Handler) http.Handler {
 func (s *Server) checkHost(hostport string) error {
 	host, port, err := net.SplitHostPort(hostport)
 	if err != nil {
-		return fmt.Errorf("host %q: expected host:port", clip(hostport))
+		return fmt.Errorf("host %q: expected host:port", text.Clip(hostport, 80))
 	}
 	if s.port != "" && port != s.port {
-		return fmt.Errorf("host %q: this server is on port %s", clip(hostport), s.port)
+		return fmt.Errorf("host %q: this server is on port %s", text.Clip(hostport, 80), s.port)
 	}
 	if strings.EqualFold(host, "localhost") || net.ParseIP(host) != nil {
 		return nil
 	}
-	return fmt.Errorf("host %q is not an address of this server (use localhost or its IP)", clip(hostport))
+	return fmt.Errorf("host %q is not an address of this server (use localhost or its IP)", text.Clip(hostport, 80))
 }
 
 // apiError is the JSON body of every error answer; the page shows
@@ -98,7 +100,7 @@ func fail(w http.ResponseWriter, err error) {
 // and trailing data.
 func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
-		return badf("content type %q: expected application/json", clip(ct))
+		return badf("content type %q: expected application/json", text.Clip(ct, 80))
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxJSONBody))
 	dec.DisallowUnknownFields()
@@ -121,9 +123,3 @@ func writeJSON(w http.ResponseWriter, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-func clip(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "..."
-	}
-	return s
-}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/text"
 )
 
 // maxImportGames bounds the games one import lists.
@@ -36,7 +37,7 @@ func (s *Server) handleImport(w http.ResponseWriter, r *http.Request) {
 	def := s.cfg.Variant
 	if name := r.URL.Query().Get("variant"); name != "" {
 		if def = movegen.VariantByName(name); def == nil {
-			fail(w, badf("unsupported variant %q (Rio plays %s)", clip(name), movegen.VariantNames()))
+			fail(w, badf("unsupported variant %q (Rio plays %s)", text.Clip(name, 80), movegen.VariantNames()))
 			return
 		}
 	}

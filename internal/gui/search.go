@@ -3,7 +3,6 @@ package gui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"net/http"
 	"time"
@@ -11,7 +10,7 @@ import (
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/search"
-	"github.com/riodraughts/rio/internal/tt"
+	"github.com/riodraughts/rio/internal/text"
 )
 
 func (s *Server) newEngine() *search.Engine {
@@ -29,30 +28,25 @@ func (s *Server) prepareTables(g *game.Game) {
 }
 
 // scoreView is a search score for people: Value in men for the side to
-// move, White the same from White's side (the graph's), and Text as the
-// page shows it ("+0.35", "win in 4 moves").
+// move, White the same from White's side (the graph's), and Text as every
+// host shows it (search.ScoreText: "+0.35", "win in 7 plies").
 type scoreView struct {
 	Value float64 `json:"value"`
 	White float64 `json:"white"`
 	Text  string  `json:"text"`
-	// Win is the moves to a forced end: positive when the side to move
-	// wins, negative when it loses, 0 when none is seen.
+	// Win is the plies to a forced end (search.MateIn): positive when the
+	// side to move wins, negative when it loses, 0 when none is seen.
 	Win int `json:"win,omitempty"`
 }
 
 func viewScore(score int, side movegen.Color) scoreView {
-	sv := scoreView{Value: float64(score) / 100}
-	switch {
-	case score > tt.MateBound:
-		sv.Win = (tt.Win - score + 1) / 2
-		sv.Text = fmt.Sprintf("win in %d", sv.Win)
+	sv := scoreView{Value: float64(score) / 100, Text: search.ScoreText(score)}
+	if n, ok := search.MateIn(score); ok {
+		sv.Win = n
 		sv.Value = 100
-	case score < -tt.MateBound:
-		sv.Win = -(tt.Win + score + 1) / 2
-		sv.Text = fmt.Sprintf("loss in %d", -sv.Win)
-		sv.Value = -100
-	default:
-		sv.Text = fmt.Sprintf("%+.2f", sv.Value)
+		if score < 0 {
+			sv.Value = -100
+		}
 	}
 	sv.White = sv.Value
 	if side == movegen.Black {
@@ -67,14 +61,11 @@ type lineView struct {
 	PV    []moveView `json:"pv"`
 }
 
-// viewLine writes pv from p, stopping at a move that is not legal there
-// (a line the table cut short).
+// viewLine writes pv from p up to its first move that is not legal (a
+// line the table cut short).
 func viewLine(v *movegen.Variant, p movegen.Position, score int, pv []movegen.Move) lineView {
 	l := lineView{Score: viewScore(score, p.Side), PV: []moveView{}}
-	for _, m := range pv {
-		if _, err := v.ParseMove(&p, v.FormatMove(m)); err != nil {
-			break
-		}
+	for _, m := range v.LegalPrefix(&p, pv) {
 		l.PV = append(l.PV, viewMove(v, &p, m, nil))
 		p = p.Play(m)
 	}
@@ -145,7 +136,7 @@ func (s *Server) searchGame(w http.ResponseWriter, r *http.Request, req *searchR
 		return nil, false
 	}
 	if req.Rio != "" && req.Rio != "white" && req.Rio != "black" {
-		fail(w, badf("rio %q: expected white or black", clip(req.Rio)))
+		fail(w, badf("rio %q: expected white or black", text.Clip(req.Rio, 80)))
 		return nil, false
 	}
 	g, at, err := req.Game.replay()
@@ -294,7 +285,7 @@ func (s *Server) handleStop(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !validTabID(req.Tab) {
-		fail(w, badf("tab %q: expected 1-64 letters, digits, - or _", clip(req.Tab)))
+		fail(w, badf("tab %q: expected 1-64 letters, digits, - or _", text.Clip(req.Tab, 80)))
 		return
 	}
 	stopped := false

@@ -7,6 +7,7 @@ import (
 
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/text"
 )
 
 // maxGameMoves bounds the moves of a game the page sends.
@@ -28,7 +29,7 @@ type gameRequest struct {
 func (req *gameRequest) replay() (*game.Game, int, error) {
 	v := movegen.VariantByName(req.Variant)
 	if v == nil {
-		return nil, 0, badf("unsupported variant %q (Rio plays %s)", clip(req.Variant), movegen.VariantNames())
+		return nil, 0, badf("unsupported variant %q (Rio plays %s)", text.Clip(req.Variant, 80), movegen.VariantNames())
 	}
 	fen := strings.TrimSpace(req.FEN)
 	if fen == "" {
@@ -44,10 +45,10 @@ func (req *gameRequest) replay() (*game.Game, int, error) {
 	g := game.New(v, start)
 	for i, m := range req.Moves {
 		if o := g.Outcome(); o.Result != game.Ongoing {
-			return nil, 0, badf("move %d (%s): the game was over (%s)", i+1, clip(m), o.Reason)
+			return nil, 0, badf("move %d (%s): the game was over (%s)", i+1, text.Clip(m, 80), o.Reason)
 		}
 		if _, err := g.PlayText(m); err != nil {
-			return nil, 0, badf("move %d (%s): %v", i+1, clip(m), err)
+			return nil, 0, badf("move %d (%s): %v", i+1, text.Clip(m, 80), err)
 		}
 	}
 	at := g.Ply()

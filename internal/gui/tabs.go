@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/riodraughts/rio/internal/search"
+	"github.com/riodraughts/rio/internal/text"
 )
 
 // tab is one browser tab's claim on an engine: at most one search runs
@@ -75,7 +76,7 @@ func validTabID(id string) bool { return isWord(id, 64, "-_") }
 // is released, since every tab's stop and search goes through it.
 func (ts *tabSet) claim(parent context.Context, id string) (context.Context, *search.Engine, func(), error) {
 	if !validTabID(id) {
-		return nil, nil, nil, badf("tab %q: expected 1-64 letters, digits, - or _", clip(id))
+		return nil, nil, nil, badf("tab %q: expected 1-64 letters, digits, - or _", text.Clip(id, 80))
 	}
 	ts.mu.Lock()
 	t, ok := ts.tabs[id]

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/riodraughts/rio/internal/text"
 )
 
 // ParsePosition reads a position in any accepted form: "startpos", a Hub
@@ -18,7 +20,7 @@ func (v *Variant) ParsePosition(s string) (Position, error) {
 	case strings.Contains(s, ":"):
 		return v.ParseFEN(s)
 	}
-	return Position{}, fmt.Errorf("unrecognised position %q: expected startpos, a Hub string (W or B + 32 of w b W B e) or a FEN like W:W21,22:B1,2", clip(s))
+	return Position{}, fmt.Errorf("unrecognised position %q: expected startpos, a Hub string (W or B + 32 of w b W B e) or a FEN like W:W21,22:B1,2", text.Clip(s, 80))
 }
 
 // ParseFEN reads a PDN FEN such as "W:W21,22,K30:B1,2,K5": the side to
@@ -32,7 +34,7 @@ func (v *Variant) ParseFEN(s string) (Position, error) {
 	s = strings.TrimSuffix(strings.TrimSpace(s), ".")
 	fields := strings.Split(s, ":")
 	if len(fields) < 2 {
-		return Position{}, fmt.Errorf("FEN %q: expected side:W...:B...", clip(s))
+		return Position{}, fmt.Errorf("FEN %q: expected side:W...:B...", text.Clip(s, 80))
 	}
 	var p Position
 	switch strings.TrimSpace(fields[0]) {
@@ -41,13 +43,13 @@ func (v *Variant) ParseFEN(s string) (Position, error) {
 	case "B", "b":
 		p.Side = Black
 	default:
-		return Position{}, fmt.Errorf("FEN %q: side to move must be W or B, got %q", clip(s), clip(fields[0]))
+		return Position{}, fmt.Errorf("FEN %q: side to move must be W or B, got %q", text.Clip(s, 80), text.Clip(fields[0], 80))
 	}
 	var seen [2]bool
 	for _, f := range fields[1:] {
 		f = strings.TrimSpace(f)
 		if f == "" {
-			return Position{}, fmt.Errorf("FEN %q: empty field", clip(s))
+			return Position{}, fmt.Errorf("FEN %q: empty field", text.Clip(s, 80))
 		}
 		var c Color
 		switch f[0] {
@@ -59,16 +61,16 @@ func (v *Variant) ParseFEN(s string) (Position, error) {
 			if _, err := strconv.Atoi(f[1:]); err == nil {
 				continue // move counters (lidraughts); the game record keeps its own
 			}
-			return Position{}, fmt.Errorf("FEN %q: bad field %q", clip(s), clip(f))
+			return Position{}, fmt.Errorf("FEN %q: bad field %q", text.Clip(s, 80), text.Clip(f, 80))
 		default:
-			return Position{}, fmt.Errorf("FEN %q: unknown character %q in field %q", clip(s), f[0], clip(f))
+			return Position{}, fmt.Errorf("FEN %q: unknown character %q in field %q", text.Clip(s, 80), f[0], text.Clip(f, 80))
 		}
 		if seen[c] {
-			return Position{}, fmt.Errorf("FEN %q: %s pieces listed twice", clip(s), c)
+			return Position{}, fmt.Errorf("FEN %q: %s pieces listed twice", text.Clip(s, 80), c)
 		}
 		seen[c] = true
 		if err := v.parsePieceList(&p, c, f[1:]); err != nil {
-			return Position{}, fmt.Errorf("FEN %q: %w", clip(s), err)
+			return Position{}, fmt.Errorf("FEN %q: %w", text.Clip(s, 80), err)
 		}
 	}
 	if err := v.validate(&p); err != nil {
@@ -142,7 +144,7 @@ func (v *Variant) parseSquareNumber(s string) (int, error) {
 	s = strings.TrimSpace(s)
 	n, err := strconv.Atoi(s)
 	if err != nil || s == "" || s[0] < '0' || s[0] > '9' {
-		return 0, fmt.Errorf("bad square %q", clip(s))
+		return 0, fmt.Errorf("bad square %q", text.Clip(s, 80))
 	}
 	if n < 1 || n > 32 {
 		return 0, fmt.Errorf("square %d is off the board (1-32)", n)
@@ -216,7 +218,7 @@ func (v *Variant) FormatFEN(p *Position, algebraic bool) string {
 // square-number order, w/b men, W/B kings, e empty.
 func (v *Variant) ParseHub(s string) (Position, error) {
 	if len(s) != 33 {
-		return Position{}, fmt.Errorf("hub position %q: want 33 characters (side + 32 squares), got %d", clip(s), len(s))
+		return Position{}, fmt.Errorf("hub position %q: want 33 characters (side + 32 squares), got %d", text.Clip(s, 80), len(s))
 	}
 	var p Position
 	switch s[0] {
@@ -225,7 +227,7 @@ func (v *Variant) ParseHub(s string) (Position, error) {
 	case 'B':
 		p.Side = Black
 	default:
-		return Position{}, fmt.Errorf("hub position %q: side to move must be W or B, got %q", clip(s), s[0])
+		return Position{}, fmt.Errorf("hub position %q: side to move must be W or B, got %q", text.Clip(s, 80), s[0])
 	}
 	for n := 1; n <= 32; n++ {
 		sq := v.Numbering.Square(n).Bit()
@@ -242,7 +244,7 @@ func (v *Variant) ParseHub(s string) (Position, error) {
 			p.Pieces[Black] |= sq
 			p.Kings |= sq
 		default:
-			return Position{}, fmt.Errorf("hub position %q: unknown character %q at square %d", clip(s), s[n], n)
+			return Position{}, fmt.Errorf("hub position %q: unknown character %q at square %d", text.Clip(s, 80), s[n], n)
 		}
 	}
 	if err := v.validate(&p); err != nil {
@@ -272,13 +274,4 @@ func (v *Variant) FormatHub(p *Position) string {
 		}
 	}
 	return string(b)
-}
-
-// clip shortens hostile input quoted in an error message.
-func clip(s string) string {
-	const max = 80
-	if len(s) > max {
-		return s[:max] + "..."
-	}
-	return s
 }

@@ -199,3 +199,31 @@ func HasStep(p *Position) bool {
 	}
 	return kings&(empty<<5|empty<<4|empty>>4|empty>>5) != 0
 }
+
+// IsLegal reports whether m is one of the legal moves of p, exactly as
+// Generate lists it (promotion flag included).
+func (v *Variant) IsLegal(p *Position, m Move) bool {
+	var buf [MaxMoves]Move
+	for _, l := range v.Generate(p, buf[:0]) {
+		if l == m {
+			return true
+		}
+	}
+	return false
+}
+
+// LegalPrefix returns the longest prefix of moves (a line played from p,
+// such as a search's principal variation) in which every move is legal
+// (IsLegal) in the position the moves before it reach: moves itself when
+// the whole line is legal, cut before its first illegal move otherwise.
+// The result shares moves' array; p is not changed.
+func (v *Variant) LegalPrefix(p *Position, moves []Move) []Move {
+	q := *p
+	for i, m := range moves {
+		if !v.IsLegal(&q, m) {
+			return moves[:i]
+		}
+		q = q.Play(m)
+	}
+	return moves
+}

@@ -6,6 +6,17 @@ func Row(s Square) int { return int(squareRow[s]) }
 // File returns the file of s: 0 is a, 7 is h.
 func File(s Square) int { return int(squareFile[s]) }
 
+// SquareAt returns the playing square at board row row (0 is the top,
+// rank 8) and file file (0 is a), the inverse of Row and File; ok is false
+// for a light square or a row or file off the board.
+func SquareAt(row, file int) (s Square, ok bool) {
+	if row < 0 || row > 7 || file < 0 || file > 7 {
+		return NoSquare, false
+	}
+	s = squareAt[row][file]
+	return s, s != NoSquare
+}
+
 // KingReach returns the free squares a king on s reaches in one quiet move.
 func KingReach(s Square, empty Bitboard) Bitboard {
 	var b Bitboard

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/riodraughts/rio/internal/text"
 )
 
 // FormatMove writes m in protocol notation (Hub and the moves command):
@@ -92,18 +94,18 @@ func (v *Variant) FormatPDN(p *Position, m Move, style PDNStyle) string {
 // "22x15") when it is unambiguous, PDN full paths ("22x15x8"), ':' as the
 // capture separator, and algebraic squares where the variant uses them.
 func (v *Variant) ParseMove(p *Position, s string) (Move, error) {
-	text := strings.TrimSpace(s)
-	tokens := strings.FieldsFunc(text, func(r rune) bool {
+	in := strings.TrimSpace(s)
+	tokens := strings.FieldsFunc(in, func(r rune) bool {
 		return r == '-' || r == 'x' || r == 'X' || r == ':'
 	})
 	if len(tokens) < 2 || len(tokens) > 2*maxCaptures+2 {
-		return NoMove, fmt.Errorf("bad move %q: expected squares separated by - or x", clip(text))
+		return NoMove, fmt.Errorf("bad move %q: expected squares separated by - or x", text.Clip(in, 80))
 	}
 	squares := make([]Square, len(tokens))
 	for i, t := range tokens {
 		sq, err := v.ParseSquare(t)
 		if err != nil {
-			return NoMove, fmt.Errorf("bad move %q: %w", clip(text), err)
+			return NoMove, fmt.Errorf("bad move %q: %w", text.Clip(in, 80), err)
 		}
 		squares[i] = sq
 	}
@@ -133,14 +135,14 @@ func (v *Variant) ParseMove(p *Position, s string) (Move, error) {
 	case len(exact) == 0 && len(loose) == 1:
 		return loose[0], nil
 	case len(exact)+len(loose) == 0:
-		return NoMove, fmt.Errorf("illegal move %s", clip(text))
+		return NoMove, fmt.Errorf("illegal move %s", text.Clip(in, 80))
 	}
 	names := make([]string, 0, len(exact)+len(loose))
 	for _, m := range append(exact, loose...) {
 		names = append(names, v.FormatMove(m))
 	}
 	slices.Sort(names)
-	return NoMove, fmt.Errorf("ambiguous move %s: could be %s", clip(text), strings.Join(names, " or "))
+	return NoMove, fmt.Errorf("ambiguous move %s: could be %s", text.Clip(in, 80), strings.Join(names, " or "))
 }
 
 func capturedSet(squares []Square) Bitboard {

@@ -22,6 +22,11 @@ type Limits struct {
 	// Overhead is the time kept back from move-time and clock budgets for
 	// the host's own delays (pipes, scheduling); Safety when zero.
 	Overhead time.Duration
+	// From is when the host's clock started for this move (zero: when the
+	// search starts): the budgets count from it, so that what the host
+	// did before starting the search (setting up, allocating the table)
+	// is paid out of them.
+	From time.Time
 }
 
 func (l Limits) String() string {
@@ -59,9 +64,9 @@ func (l Limits) budget() (soft, hard time.Duration) {
 	case l.MoveTime > 0:
 		// Time not used on this move is lost: no soft limit, search until
 		// the budget is spent.
-		// The overhead is capped at 5% of the move-time, so that a short
-		// move-time is still used to within a few per cent.
-		return 0, max(l.MoveTime-min(l.overhead(), l.MoveTime/20), time.Millisecond)
+		// The margin is capped at 8% of the move-time, so that a short
+		// move-time is still mostly used.
+		return 0, max(l.MoveTime-l.Margin(), time.Millisecond)
 	case l.HasClock:
 		// The increment is credited before the move: T + I is usable.
 		left := l.Time + l.Inc - l.overhead()
@@ -84,6 +89,16 @@ func (l Limits) budget() (soft, hard time.Duration) {
 		return max(soft, time.Millisecond), max(hard, time.Millisecond)
 	}
 	return 0, 0
+}
+
+// Margin is how much earlier than the host's limit the hard limit falls:
+// the overhead, at most 8% of a move-time (a short move-time is still
+// mostly used, and a loaded machine's late wake-ups still fit in it).
+func (l Limits) Margin() time.Duration {
+	if l.MoveTime > 0 && !l.Infinite {
+		return min(l.overhead(), l.MoveTime*2/25)
+	}
+	return l.overhead()
 }
 
 func (l Limits) overhead() time.Duration {

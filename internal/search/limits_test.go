@@ -1,8 +1,12 @@
 package search
 
 import (
+	"context"
 	"testing"
 	"time"
+
+	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/rs/zerolog"
 )
 
 func TestBudget(t *testing.T) {
@@ -15,7 +19,7 @@ func TestBudget(t *testing.T) {
 	}{
 		{"move-time", Limits{MoveTime: time.Second}, time.Second, time.Second - Safety + ms, 900 * ms},
 		{"tiny move-time", Limits{MoveTime: 10 * ms}, 10 * ms, 10 * ms, 9 * ms},
-		{"short move-time", Limits{MoveTime: 200 * ms}, 200 * ms, 200 * ms, 190 * ms},
+		{"short move-time", Limits{MoveTime: 200 * ms}, 200 * ms, 200 * ms, 184 * ms},
 		{"sudden death", Limits{HasClock: true, Time: 60 * time.Second}, 3 * time.Second, 12 * time.Second, time.Second},
 		{"increment", Limits{HasClock: true, Time: 10 * time.Second, Inc: 100 * ms}, 600 * ms, 2400 * ms, 100 * ms},
 		{"negative time, increment", Limits{HasClock: true, Time: -50 * ms, Inc: 100 * ms}, 50 * ms, 50 * ms, ms},
@@ -36,5 +40,23 @@ func TestBudget(t *testing.T) {
 	}
 	if s, h := (Limits{Infinite: true, MoveTime: time.Second}).budget(); s != 0 || h != 0 {
 		t.Error("infinite wins over move-time")
+	}
+}
+
+// TestBudgetFrom: a budget counted from the host's start of the move pays
+// for what happened before the search started.
+func TestBudgetFrom(t *testing.T) {
+	e := NewEngine(1, zerolog.Nop())
+	g := newGame(t, movegen.Brazilian, "startpos")
+	from := time.Now().Add(-150 * time.Millisecond)
+	s := e.Start(context.Background(), g, Limits{MoveTime: 200 * time.Millisecond, From: from}, Options{}, nil)
+	deadline, ok := s.Deadline()
+	s.Stop()
+	s.Wait()
+	if want := from.Add(200*time.Millisecond - (Limits{MoveTime: 200 * time.Millisecond}).Margin()); !ok || deadline.Sub(want).Abs() > time.Millisecond {
+		t.Errorf("deadline %v after the host's start, want %v", deadline.Sub(from), want.Sub(from))
+	}
+	if r, ok := s.Latest(); !ok || r.Move == movegen.NoMove {
+		t.Errorf("no latest move after a stopped search: %+v", r)
 	}
 }

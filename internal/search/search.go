@@ -144,6 +144,10 @@ type Search struct {
 	busy   *busyTable
 	done   chan struct{}
 	result Result
+	// latest is the main thread's best move of its last completed
+	// iteration, for a host that must answer before the threads have all
+	// stopped (Latest).
+	latest atomic.Pointer[Result]
 	once   sync.Once
 }
 
@@ -165,7 +169,12 @@ func (e *Engine) Start(ctx context.Context, g *game.Game, lim Limits, opt Option
 	if s.opt.Level > 0 {
 		s.applyLevel()
 	}
-	s.setLimits(lim, 0)
+	// Budgets count from the host's start of the move when it says so.
+	var offset time.Duration
+	if !lim.From.IsZero() && lim.From.Before(s.start) {
+		offset = -s.start.Sub(lim.From)
+	}
+	s.setLimits(lim, offset)
 	e.TT.NewSearch()
 	if s.opt.Threads > 1 && e.Features.Defer {
 		s.busy = newBusyTable()
@@ -177,14 +186,15 @@ func (e *Engine) Start(ctx context.Context, g *game.Game, lim Limits, opt Option
 	return s
 }
 
-// setLimits sets the time limits, counted from offset after the start.
+// setLimits sets the time limits, counted from offset after the start
+// (before it when negative; a limit already past is a millisecond).
 func (s *Search) setLimits(lim Limits, offset time.Duration) {
 	soft, hard := lim.budget()
 	if soft > 0 {
-		soft += offset
+		soft = max(soft+offset, time.Millisecond)
 	}
 	if hard > 0 {
-		hard += offset
+		hard = max(hard+offset, time.Millisecond)
 	}
 	s.softNs.Store(int64(soft))
 	s.hardNs.Store(int64(hard))
@@ -199,6 +209,41 @@ func (s *Search) PonderHit(lim Limits) {
 	if lim.Nodes > 0 {
 		atomic.StoreInt64(&s.nodeLimit, lim.Nodes)
 	}
+}
+
+// publish makes the main thread's last completed iteration what Latest
+// returns.
+func (s *Search) publish(w *worker) {
+	best := w.root[0]
+	r := &Result{Move: best.move, Score: best.score, Depth: w.completed, PV: slices.Clone(best.pv)}
+	if len(best.pv) > 1 {
+		r.Ponder = best.pv[1]
+	}
+	s.latest.Store(r)
+}
+
+// Latest returns the best move of the last iteration the main thread
+// completed, while the search runs: what a host whose deadline has come
+// plays when the threads have not all stopped yet (a loaded machine may
+// leave one waiting). ok is false before the first iteration completes.
+// Levels' choices are made only at the end (Wait).
+func (s *Search) Latest() (Result, bool) {
+	r := s.latest.Load()
+	if r == nil {
+		return Result{}, false
+	}
+	return *r, true
+}
+
+// Deadline returns when the search's hard time limit falls (false when
+// it has none: an infinite, depth or node search, or a ponder search
+// before its hit).
+func (s *Search) Deadline() (time.Time, bool) {
+	hard := s.hardNs.Load()
+	if hard <= 0 {
+		return time.Time{}, false
+	}
+	return s.start.Add(time.Duration(hard)), true
 }
 
 // Stop asks the search to finish as soon as possible.

@@ -79,6 +79,12 @@ type worker struct {
 	depth     int // depth of the iteration running
 	// lastReport is when the main thread last sent an info.
 	lastReport time.Duration
+	// lastPoll is when the main thread last polled; lag is the longest gap
+	// between two polls lately (decaying), how late a poll can come on
+	// this machine now: a loaded machine deschedules the search for tens
+	// of milliseconds, and the hard limit is kept by stopping that much
+	// earlier.
+	lastPoll, lag time.Duration
 	// stable counts the iterations in a row that kept the same best move.
 	stable   int
 	lastBest movegen.Move
@@ -191,6 +197,7 @@ func (w *worker) iterate() {
 		}
 		if w.id == 0 {
 			w.s.report(w, depth)
+			w.s.publish(w)
 			if w.enough(depth) {
 				break
 			}
@@ -248,6 +255,11 @@ func (w *worker) poll() {
 	runtime.Gosched()
 	w.nodesPublished.Store(w.nodes)
 	s := w.s
+	el := s.elapsed()
+	if w.lastPoll > 0 {
+		w.lag = max(w.lag-w.lag/16, el-w.lastPoll)
+	}
+	w.lastPoll = el
 	if w.completed == 0 && w.id == 0 {
 		return // always finish depth 1: there must be a move to play
 	}
@@ -255,12 +267,16 @@ func (w *worker) poll() {
 		w.abort = true
 		return
 	}
-	if w.id != 0 {
+	// Any thread stops the search when its next poll could come after the
+	// hard limit: on a loaded machine the main thread may be the one the
+	// system leaves waiting.
+	if hard := s.hardNs.Load(); hard > 0 && int64(el+2*w.lag) >= hard {
+		s.stop.Store(true)
+		w.abort = w.id != 0 || w.completed > 0
 		return
 	}
-	el := s.elapsed()
-	if hard := s.hardNs.Load(); hard > 0 && int64(el) >= hard {
-		w.abort = true
+	if w.id != 0 {
+		return
 	}
 	if p := s.opt.Progress; p > 0 && el-w.lastReport >= p && w.root[0].pv != nil {
 		s.report(w, w.depth)

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"sync"
 
 	"github.com/riodraughts/rio/internal/egdb"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/pool"
 	"github.com/riodraughts/rio/internal/search"
 	"github.com/riodraughts/rio/internal/tt"
 	"github.com/rs/zerolog"
@@ -93,91 +93,43 @@ func SelfPlay(ctx context.Context, cfg SelfPlayConfig, w io.Writer) (Totals, err
 	gameOf := func(seq int) int { return cfg.Shard - 1 + seq*cfg.Shards }
 	first := min(max(cfg.Skip, 0), count)
 
-	type done struct {
-		seq  int
+	type played struct {
 		data []byte
 		sum  GameSummary
-		err  error
 	}
-	jobs := make(chan int)
-	results := make(chan done, threads)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var wg sync.WaitGroup
-	for range threads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			e := search.NewEngine(cfg.HashMiB, cfg.Log)
-			if cfg.Eval != nil {
-				e.Eval = cfg.Eval
-			}
-			e.Tables = cfg.Tables
-			for seq := range jobs {
-				data, sum, err := playOne(ctx, &cfg, e, gameOf(seq))
-				results <- done{seq, data, sum, err}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for seq := first; seq < count; seq++ {
-			select {
-			case jobs <- seq:
-			case <-ctx.Done():
-				return
+	// Written in game order whatever finishes first.
+	err := pool.Ordered(ctx, count-first, threads, func() func(context.Context, int) (played, error) {
+		e := search.NewEngine(cfg.HashMiB, cfg.Log)
+		if cfg.Eval != nil {
+			e.Eval = cfg.Eval
+		}
+		e.Tables = cfg.Tables
+		return func(ctx context.Context, i int) (played, error) {
+			data, sum, err := playOne(ctx, &cfg, e, gameOf(first+i))
+			return played{data, sum}, err
+		}
+	}, func(_ int, d played) error {
+		if len(d.data) > 0 {
+			if _, err := w.Write(d.data); err != nil {
+				return err
 			}
 		}
-	}()
-	go func() { wg.Wait(); close(results) }()
-
-	// Write in game order whatever finishes first.
-	pending := map[int]done{}
-	next := first
-	var firstErr error
-	for d := range results {
-		if firstErr != nil {
-			continue
+		tot.Games++
+		tot.Positions += d.sum.Positions
+		switch d.sum.Result {
+		case game.WhiteWins:
+			tot.WhiteWins++
+		case game.BlackWins:
+			tot.BlackWins++
+		default:
+			tot.Draws++
 		}
-		if d.err != nil {
-			firstErr = d.err
-			cancel()
-			continue
+		if cfg.OnGame != nil {
+			cfg.OnGame(d.sum)
 		}
-		pending[d.seq] = d
-		for {
-			d, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			next++
-			if len(d.data) > 0 {
-				if _, err := w.Write(d.data); err != nil {
-					firstErr = err
-					cancel()
-					break
-				}
-			}
-			tot.Games++
-			tot.Positions += d.sum.Positions
-			switch d.sum.Result {
-			case game.WhiteWins:
-				tot.WhiteWins++
-			case game.BlackWins:
-				tot.BlackWins++
-			default:
-				tot.Draws++
-			}
-			if cfg.OnGame != nil {
-				cfg.OnGame(d.sum)
-			}
-		}
-	}
-	if firstErr == nil && ctx.Err() != nil && next < count {
-		firstErr = ctx.Err()
-	}
-	return tot, firstErr
+		return nil
+	})
+	return tot, err
 }
 
 // Quiet reports whether neither side of p has a capture: the positions a

@@ -240,7 +240,7 @@ func capturedInOrder(from movegen.Square, route []movegen.Square, captured moveg
 		r1, f1 := movegen.Row(next), movegen.File(next)
 		dr, df := sign(r1-r0), sign(f1-f0)
 		for r, f := r0+dr, f0+df; r != r1 && dr != 0; r, f = r+dr, f+df {
-			s := squareAt(r, f)
+			s, _ := movegen.SquareAt(r, f) // on the diagonal: a dark square
 			if captured.Has(s) {
 				out = append(out, s)
 				captured &^= s.Bit()
@@ -260,14 +260,6 @@ func sign(x int) int {
 		return -1
 	}
 	return 0
-}
-
-// squareAt returns Rio's square at board row r (0 = rank 8) and file f
-// (0 = a), which must be a dark square.
-func squareAt(r, f int) movegen.Square {
-	// STD: row r holds numbers 4r+1..4r+4; on even rows the files are
-	// b, d, f, h, on odd rows a, c, e, g.
-	return square(4*r + f/2 + 1)
 }
 
 // applyMove writes the move described by mv onto b the way the GUI does:

@@ -9,6 +9,7 @@ import (
 	"github.com/riodraughts/rio/internal/egdb"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/text"
 )
 
 // MaxCommand is the longest command Command reads (the exports cut the C
@@ -111,7 +112,7 @@ func boolText(b bool) string {
 func intArg(key, arg string, lo, hi int) (int, string, bool) {
 	n, err := strconv.Atoi(strings.TrimSpace(arg))
 	if err != nil || n < lo || n > hi {
-		return 0, fmt.Sprintf("error: %s %q: expected a whole number from %d to %d", key, clip(arg), lo, hi), false
+		return 0, fmt.Sprintf("error: %s %q: expected a whole number from %d to %d", key, text.Clip(arg, 60), lo, hi), false
 	}
 	return n, "", true
 }
@@ -163,7 +164,7 @@ func (e *Engine) set(key, arg string) (string, bool) {
 		path := strings.Trim(arg, `"`)
 		if path != "" {
 			if st, err := os.Stat(path); err != nil || !st.IsDir() {
-				return fmt.Sprintf("error: dbpath %q is not a directory; the tables stay as they were", clip(path)), false
+				return fmt.Sprintf("error: dbpath %q is not a directory; the tables stay as they were", text.Clip(path, 60)), false
 			}
 		}
 		e.dbPath = path
@@ -223,7 +224,7 @@ func (e *Engine) setGameHist(arg string) (string, bool) {
 	g := game.NewRules(e.variant, p, e.drawRules)
 	for i, m := range fields[1:] {
 		if _, err := g.PlayText(m); err != nil {
-			return fmt.Sprintf("error: set gamehist: move %d (%s): %v", i+1, clip(m), err), false
+			return fmt.Sprintf("error: set gamehist: move %d (%s): %v", i+1, text.Clip(m, 60), err), false
 		}
 	}
 	e.hist = g
@@ -302,13 +303,6 @@ func sideHasNoPiece(fen string) bool {
 	return true
 }
 
-// clip shortens s for an error message.
-func clip(s string) string {
-	if len(s) > 60 {
-		return s[:57] + "..."
-	}
-	return s
-}
 
 // clipReply cuts s to what the GUI's buffer holds (ReplySize-1 bytes).
 func clipReply(s string) string {

@@ -60,7 +60,7 @@ type settings struct {
 // prepare. Only GetMove touches it, with the search lock held, so that
 // no command can change the table or the tables under a search.
 type searchState struct {
-	engine *search.Engine // nil until the first getmove
+	engine *search.Engine // made by New
 	// hashMiB is the size engine's table was made with, variant the
 	// variant of its entries.
 	hashMiB int
@@ -85,6 +85,10 @@ func New(gameType int) *Engine {
 		wld: true, maxDBPieces: egdb.DefaultPieces, drawRules: game.CheckerBoardRules,
 	}}
 	e.state.tables = e.settings.newTables()
+	// The table is made now, when the GUI loads the library, not in the
+	// first getmove, whose time it would take.
+	e.state.engine = search.NewEngine(defaultHashMiB, zerolog.Nop())
+	e.state.hashMiB, e.state.variant = defaultHashMiB, v
 	return e
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/riodraughts/rio/internal/egdb"
@@ -79,11 +81,22 @@ func seconds(s float64) time.Duration {
 // zeroed and the reason in the status; a side without a legal move returns
 // resultLoss, b unchanged.
 func (e *Engine) GetMove(b *Board, req Request, mv *CBMove) int {
+	// The GUI's clock runs from the call: waiting for the search before,
+	// setting up and allocating are paid out of this move's time.
+	called := time.Now()
 	e.searchMu.Lock()
-	defer e.searchMu.Unlock()
+	unlock := e.searchMu.Unlock
+	defer func() { unlock() }()
 	*mv = CBMove{}
+	// The status is never reported after GetMove returns, even when the
+	// search's threads are left to stop behind it.
+	var statusMu sync.Mutex
+	returned := false
+	defer func() { statusMu.Lock(); returned = true; statusMu.Unlock() }()
 	status := func(s string) {
-		if req.Status != nil {
+		statusMu.Lock()
+		defer statusMu.Unlock()
+		if req.Status != nil && !returned {
 			req.Status(clipReply(s))
 		}
 	}
@@ -117,44 +130,73 @@ func (e *Engine) GetMove(b *Board, req Request, mv *CBMove) int {
 	}
 
 	lim := limits(req.MaxTime, req.Info, req.MoreInfo)
+	lim.From = called
 	opt := search.Options{Threads: cfg.threads, Progress: 100 * time.Millisecond}
-	start := time.Now()
 	s := eng.Start(context.Background(), g, lim, opt, func(i search.Info) {
 		if i.Line == 1 {
 			status(progress(v, &p, i))
 		}
 	})
+	// The search stops itself at its hard limit. On a loaded machine its
+	// threads may be left waiting past it: the move is then answered from
+	// the last completed iteration, a little after the limit (half the
+	// margin the limit keeps), and the threads stop behind it, holding the
+	// search lock until they have.
+	var late <-chan time.Time
+	if deadline, ok := s.Deadline(); ok {
+		timer := time.NewTimer(time.Until(deadline) + lim.Margin()/2)
+		defer timer.Stop()
+		late = timer.C
+	}
+	var tick <-chan time.Time
 	if req.PlayNow != nil {
-		tick := time.NewTicker(pollEvery)
-	poll:
-		for {
-			select {
-			case <-s.Done():
-				break poll
-			case <-tick.C:
-				if req.PlayNow() {
-					s.Stop()
-					break poll
-				}
+		ticker := time.NewTicker(pollEvery)
+		defer ticker.Stop()
+		tick = ticker.C
+	}
+	early := false
+wait:
+	for {
+		select {
+		case <-s.Done():
+			break wait
+		case <-late:
+			s.Stop()
+			early = true
+			break wait
+		case <-tick:
+			if req.PlayNow() {
+				s.Stop()
+				break wait
 			}
 		}
-		tick.Stop()
 	}
-	res := s.Wait()
+	res, ok := s.Latest()
+	select {
+	case <-s.Done():
+		res, ok = s.Wait(), true
+	default:
+		if !early || !ok {
+			res, ok = s.Wait(), true
+		} else {
+			unlock = func() { go func() { s.Wait(); e.searchMu.Unlock() }() }
+		}
+	}
 	m := res.Move
-	if !isLegal(legal, m) {
+	if !slices.Contains(legal, m) {
 		m = legal[0] // not reached: a search with a legal move finds one
 	}
 	describe(v, &p, m, mv)
 	q := p.Play(m)
 	BoardFromPosition(&q, b)
 	status(fmt.Sprintf("Rio: played %s, depth %d, score %s, %s nodes in %.2fs",
-		v.FormatPDN(&p, m, movegen.PDNStyle{}), res.Depth, scoreText(res.Score),
-		count(res.Nodes), time.Since(start).Seconds()))
+		v.FormatPDN(&p, m, movegen.PDNStyle{}), res.Depth, search.ScoreText(res.Score),
+		count(res.Nodes), time.Since(called).Seconds()))
 
 	_ = g.Play(m)
 	return outcome(v, g, tables, res.Score)
 }
+
 
 // outcome is getmove's result for the mover after its move m was played
 // in g with the search score score: a win or a loss only when proved (the
@@ -185,26 +227,14 @@ func samePosition(a, b movegen.Position) bool {
 	return a.Pieces == b.Pieces && a.Kings == b.Kings && a.Side == b.Side
 }
 
-func isLegal(legal []movegen.Move, m movegen.Move) bool {
-	for _, l := range legal {
-		if l == m {
-			return true
-		}
-	}
-	return false
-}
-
-// progress formats a search report for the status bar.
+// progress formats a search report for the status bar: its legal line
+// (movegen.LegalPrefix), at most 12 moves of it.
 func progress(v *movegen.Variant, root *movegen.Position, i search.Info) string {
 	var pv strings.Builder
 	p := *root
-	for n, m := range i.PV {
+	for n, m := range v.LegalPrefix(root, i.PV) {
 		if n == 12 {
 			pv.WriteString(" ...")
-			break
-		}
-		var buf [movegen.MaxMoves]movegen.Move
-		if !isLegal(v.Generate(&p, buf[:0]), m) {
 			break
 		}
 		if n > 0 {
@@ -214,19 +244,7 @@ func progress(v *movegen.Variant, root *movegen.Position, i search.Info) string 
 		p = p.Play(m)
 	}
 	return fmt.Sprintf("Rio: depth %d/%d  score %s  %s nodes  %.0f kN/s  time %.1fs  pv %s",
-		i.Depth, i.SelDepth, scoreText(i.Score), count(i.Nodes), i.NPS()/1e3, i.Time.Seconds(), pv.String())
-}
-
-// scoreText writes a score in men (+1.00 a man up) or as a win or loss
-// in so many plies.
-func scoreText(s int) string {
-	switch {
-	case s > tt.MateBound:
-		return fmt.Sprintf("win in %d", tt.Win-s)
-	case s < -tt.MateBound:
-		return fmt.Sprintf("loss in %d", tt.Win+s)
-	}
-	return fmt.Sprintf("%+.2f", float64(s)/100)
+		i.Depth, i.SelDepth, search.ScoreText(i.Score), count(i.Nodes), i.NPS()/1e3, i.Time.Seconds(), pv.String())
 }
 
 func count(n int64) string {

@@ -12,6 +12,7 @@ import (
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/search"
+	"github.com/riodraughts/rio/internal/text"
 	"github.com/rs/zerolog"
 )
 
@@ -135,7 +136,7 @@ func (d *link) recv(ctx context.Context, timeout time.Duration) (Message, error)
 				return nil, ErrPeerGone
 			}
 			if in.err != nil {
-				d.log.Warn().Err(in.err).Str("frame", clip(in.text)).Msg("dxp: message ignored")
+				d.log.Warn().Err(in.err).Str("frame", text.Clip(in.text, 60)).Msg("dxp: message ignored")
 				continue
 			}
 			d.log.Debug().Str("frame", in.text).Msg("dxp <")
@@ -393,14 +394,6 @@ func (gm *liveGame) end(ctx context.Context, reason, stop int, r Result) (Result
 			gm.cfg.Log.Warn().Str("frame", m.Format()).Msg("dxp: waiting for the peer's GAMEEND")
 		}
 	}
-}
-
-// clip shortens a frame for the log.
-func clip(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "..."
-	}
-	return s
 }
 
 // encode writes a legal move of the current position as a DXP MOVE.

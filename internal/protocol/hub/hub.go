@@ -19,6 +19,7 @@ import (
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/search"
+	"github.com/riodraughts/rio/internal/text"
 	"github.com/riodraughts/rio/internal/tt"
 	"github.com/rs/zerolog"
 )
@@ -217,7 +218,7 @@ func (h *Session) handle(in inputLine) bool {
 	h.log.Debug().Str("line", in.text).Msg("<")
 	l, err := ParseLine(in.text)
 	if err != nil {
-		h.errorf("cannot read %q: %v", clip(in.text), err)
+		h.errorf("cannot read %q: %v", text.Clip(in.text, 60), err)
 		return false
 	}
 	busy := h.cur != nil
@@ -266,16 +267,9 @@ func (h *Session) handle(in inputLine) bool {
 	case "quit":
 		return true
 	default:
-		h.errorf("unknown command %q", clip(l.Command))
+		h.errorf("unknown command %q", text.Clip(l.Command, 60))
 	}
 	return false
-}
-
-func clip(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "..."
-	}
-	return s
 }
 
 // hello answers "hub": identity, parameters, wait.
@@ -317,7 +311,7 @@ func (h *Session) setParam(l Line) {
 	intValue := func(lo, hi int) (int, bool) {
 		f, err := strconv.ParseFloat(value, 64)
 		if err != nil || f < float64(lo) || f > float64(hi) || f != float64(int(f)) {
-			h.errorf("%s: value %q is not a whole number in %d-%d", name, clip(value), lo, hi)
+			h.errorf("%s: value %q is not a whole number in %d-%d", name, text.Clip(value, 60), lo, hi)
 			return 0, false
 		}
 		return int(f), true
@@ -326,7 +320,7 @@ func (h *Session) setParam(l Line) {
 	case "variant":
 		v := movegen.VariantByName(value)
 		if v == nil {
-			h.errorf("unsupported variant %q (Rio plays %s)", clip(value), movegen.VariantNames())
+			h.errorf("unsupported variant %q (Rio plays %s)", text.Clip(value, 60), movegen.VariantNames())
 			return
 		}
 		if v != h.variant {
@@ -354,7 +348,7 @@ func (h *Session) setParam(l Line) {
 		case "false", "0", "no", "off", "none":
 			h.ponder = false
 		default:
-			h.errorf("ponder: value %q is not true or false", clip(value))
+			h.errorf("ponder: value %q is not true or false", text.Clip(value, 60))
 		}
 	case "move-overhead":
 		if n, ok := intValue(0, 5000); ok {
@@ -367,7 +361,7 @@ func (h *Session) setParam(l Line) {
 	case "egdb-path":
 		if value != "" {
 			if fi, err := os.Stat(value); err != nil || !fi.IsDir() {
-				h.errorf("egdb-path: %q is not a directory; the built-in tables stay", clip(value))
+				h.errorf("egdb-path: %q is not a directory; the built-in tables stay", text.Clip(value, 60))
 				return
 			}
 		}
@@ -388,7 +382,7 @@ func (h *Session) setParam(l Line) {
 		h.game = h.game.WithRules(set)
 	case "eval":
 		if !slices.Contains(eval.Names, value) {
-			h.errorf("eval: %q is not one of %s", clip(value), strings.Join(eval.Names, ", "))
+			h.errorf("eval: %q is not one of %s", text.Clip(value, 60), strings.Join(eval.Names, ", "))
 			return
 		}
 		h.evalName = value
@@ -455,11 +449,11 @@ func (h *Session) setTables(pieces int, path string) {
 // setPosition reads pos: pos=<Hub string or FEN>, or start / no pos=, then
 // moves="...". On any error the previous position stays.
 func (h *Session) setPosition(l Line) {
-	text, ok := l.Get("pos")
-	if !ok || l.Has("start") || text == "start" || text == "startpos" {
-		text = "startpos"
+	pos, ok := l.Get("pos")
+	if !ok || l.Has("start") || pos == "start" || pos == "startpos" {
+		pos = "startpos"
 	}
-	p, err := h.variant.ParsePosition(text)
+	p, err := h.variant.ParsePosition(pos)
 	if err != nil {
 		h.errorf("bad position: %v", err)
 		return
@@ -468,7 +462,7 @@ func (h *Session) setPosition(l Line) {
 	moves, _ := l.Get("moves")
 	for i, m := range strings.Fields(moves) {
 		if _, err := g.PlayText(m); err != nil {
-			h.errorf("move %d (%s): %v", i+1, clip(m), err)
+			h.errorf("move %d (%s): %v", i+1, text.Clip(m, 60), err)
 			return
 		}
 	}
@@ -483,7 +477,7 @@ func (h *Session) setLevel(l Line) {
 		v, _ := l.Get(key)
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || f != f || f > 1e7 || f < -1e7 {
-			h.errorf("level: %s=%q is not a number of seconds", key, clip(v))
+			h.errorf("level: %s=%q is not a number of seconds", key, text.Clip(v, 60))
 			return 0, false
 		}
 		return time.Duration(f * float64(time.Second)), true
@@ -492,7 +486,7 @@ func (h *Session) setLevel(l Line) {
 		v, _ := l.Get(key)
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
-			h.errorf("level: %s=%q is not a whole number", key, clip(v))
+			h.errorf("level: %s=%q is not a whole number", key, text.Clip(v, 60))
 			return 0, false
 		}
 		return n, true
@@ -619,8 +613,7 @@ func (h *Session) finish() {
 	if res.Ponder != movegen.NoMove {
 		// Only a ponder move that is legal after the move.
 		p := r.game.Position()
-		q := p.Play(res.Move)
-		if m, err := v.ParseMove(&q, v.FormatMove(res.Ponder)); err == nil && m == res.Ponder {
+		if len(v.LegalPrefix(&p, []movegen.Move{res.Move, res.Ponder})) == 2 {
 			args = append(args, KV("ponder", v.FormatMove(res.Ponder)))
 		}
 	}

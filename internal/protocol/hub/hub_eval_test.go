@@ -160,7 +160,7 @@ func TestHubEvalFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	trunc := "t.rwt"
-	if err := os.WriteFile(trunc, stmWeights(movegen.Brazilian).Marshal()[:1000], 0o644); err != nil {
+	if err := os.WriteFile(trunc, stmWeights(movegen.Brazilian).Marshal()[:200], 0o644); err != nil {
 		t.Fatal(err)
 	}
 	russian := "r.rwt"
@@ -258,7 +258,7 @@ func TestHubEvalFileErrorNamesProblem(t *testing.T) {
 		t.Fatal(err)
 	}
 	trunc := filepath.Join(dir, "weights.rwt")
-	if err := os.WriteFile(trunc, stmWeights(movegen.Brazilian).Marshal()[:1000], 0o644); err != nil {
+	if err := os.WriteFile(trunc, stmWeights(movegen.Brazilian).Marshal()[:200], 0o644); err != nil {
 		t.Fatal(err)
 	}
 	russian := filepath.Join(dir, "russian.rwt")
