@@ -120,7 +120,7 @@ func (g *Game) Counters() Counters { return g.plies[len(g.plies)-1].counters }
 // Play plays m, which must be legal in the current position.
 func (g *Game) Play(m movegen.Move) error {
 	cur := &g.plies[len(g.plies)-1]
-	if !g.isLegal(&cur.pos, m) {
+	if !g.Variant.IsLegal(&cur.pos, m) {
 		return fmt.Errorf("illegal move %s", g.Variant.FormatMove(m))
 	}
 	g.play(m)
@@ -138,15 +138,6 @@ func (g *Game) PlayText(s string) (movegen.Move, error) {
 	return m, nil
 }
 
-func (g *Game) isLegal(p *movegen.Position, m movegen.Move) bool {
-	var buf [movegen.MaxMoves]movegen.Move
-	for _, l := range g.Variant.Generate(p, buf[:0]) {
-		if l == m {
-			return true
-		}
-	}
-	return false
-}
 
 func (g *Game) play(m movegen.Move) {
 	cur := g.plies[len(g.plies)-1]

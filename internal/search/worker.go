@@ -215,7 +215,7 @@ func (w *worker) enough(depth int) bool {
 	if s.stop.Load() {
 		return true
 	}
-	if best := w.root[0].score; best > tt.MateBound && tt.Win-best <= depth || best < -tt.MateBound && tt.Win+best <= depth {
+	if n, ok := MateIn(w.root[0].score); ok && abs(n) <= depth {
 		return !s.opt.Analysis // the forced result is fully seen
 	}
 	if w.root[0].move == w.lastBest {
