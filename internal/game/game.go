@@ -138,7 +138,6 @@ func (g *Game) PlayText(s string) (movegen.Move, error) {
 	return m, nil
 }
 
-
 func (g *Game) play(m movegen.Move) {
 	cur := g.plies[len(g.plies)-1]
 	next := ply{pos: cur.pos.Play(m)}

@@ -303,7 +303,6 @@ func sideHasNoPiece(fen string) bool {
 	return true
 }
 
-
 // clipReply cuts s to what the GUI's buffer holds (ReplySize-1 bytes).
 func clipReply(s string) string {
 	if len(s) > ReplySize-1 {

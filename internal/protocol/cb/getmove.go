@@ -197,7 +197,6 @@ wait:
 	return outcome(v, g, tables, res.Score)
 }
 
-
 // outcome is getmove's result for the mover after its move m was played
 // in g with the search score score: a win or a loss only when proved (the
 // opponent has no move, a forced result within the search horizon), a
