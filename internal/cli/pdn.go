@@ -62,7 +62,7 @@ func pdnLine(g game.PDNGame) string {
 		reason = "game not finished by the rules"
 	}
 	line += fmt.Sprintf(" plies=%d result=%s reason=%s", g.Game.Ply(), o.Result.PDN(), strconv.Quote(reason))
-	if end := g.Game.EndPly(); end >= 0 {
+	if end := g.Game.EndPly(); end >= 0 && o.Result == game.Draw {
 		line += fmt.Sprintf(" ply=%d after=%d", end, g.Game.Ply()-end)
 	}
 	return line

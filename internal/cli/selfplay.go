@@ -99,7 +99,11 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 		case old.Run != run:
 			return usagef("--resume: %s is of another run (%s), not %s", progressPath(*out), old.Run, run)
 		}
-		// A game half written when the run stopped is cut off.
+		// A game half written when the run stopped is cut off; a file
+		// shorter than its checkpoint is not this run's.
+		if fi, err := os.Stat(*out); err != nil || fi.Size() < old.Bytes {
+			return usagef("--resume: %s is shorter than its checkpoint says (%d bytes): not this run's output", *out, old.Bytes)
+		}
 		if err := os.Truncate(*out, old.Bytes); err != nil {
 			return usageError{fmt.Errorf("--resume: %w", err)}
 		}

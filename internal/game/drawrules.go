@@ -450,7 +450,7 @@ func (r *DrawRules) Advance(c Counters, e Event, next *movegen.Position) (Counte
 func (r *DrawRules) PliesLeft(c Counters) int {
 	left := NoCount
 	for i := range r.Count {
-		if c[i] >= 0 {
+		if c[i] >= 0 && r.off&(1<<i) == 0 {
 			left = min(left, r.Count[i].Plies-int(c[i]))
 		}
 	}

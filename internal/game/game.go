@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/riodraughts/rio/internal/movegen"
 )
@@ -88,7 +89,7 @@ func (g *Game) WithRules(s RuleSet) *Game {
 	for _, m := range g.moves {
 		h.play(m)
 	}
-	h.Tags, h.Comments = g.Tags, g.Comments
+	h.Tags, h.Comments = slices.Clone(g.Tags), slices.Clone(g.Comments)
 	return h
 }
 
@@ -216,7 +217,8 @@ func (g *Game) Outcome() Outcome {
 
 // EndPly returns the number of moves played when the rules first drew the
 // game (so Ply()-EndPly() moves were played past the end), or -1 when they
-// have not.
+// have not. A count completed by the move that leaves the opponent no move
+// is recorded too, but that game is won (Outcome).
 func (g *Game) EndPly() int { return g.plies[len(g.plies)-1].ended }
 
 // drawAt names the draw of the position after i moves, which the rules

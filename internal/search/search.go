@@ -215,7 +215,8 @@ func (s *Search) PonderHit(lim Limits) {
 // returns.
 func (s *Search) publish(w *worker) {
 	best := w.root[0]
-	r := &Result{Move: best.move, Score: best.score, Depth: w.completed, PV: slices.Clone(best.pv)}
+	r := &Result{Move: best.move, Score: best.score, Depth: w.completed, PV: slices.Clone(best.pv),
+		Nodes: s.nodesSeenBy(w), Time: s.elapsed()}
 	if len(best.pv) > 1 {
 		r.Ponder = best.pv[1]
 	}

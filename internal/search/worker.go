@@ -136,10 +136,25 @@ const ruleReach = 16
 // limit share their entries whatever the counters say.
 func tableKey(f *frame, depth int) uint64 {
 	if f.left < depth+ruleReach && f.left >= 0 && f.left < len(ruleKeys) {
-		return f.pos.Hash ^ ruleKeys[f.left]
+		// The rules switched off (playing on past one) change which draw
+		// falls first: their set is part of the key too.
+		return f.pos.Hash ^ ruleKeys[f.left] ^ offKeys[f.rules.Off()]
 	}
 	return f.pos.Hash
 }
+
+// offKeys[m] is mixed into the key of a position near a draw under a
+// table with the count rules of mask m switched off (offKeys[0] is 0).
+var offKeys = func() (k [256]uint64) {
+	x := uint64(0x6f66662d72756c65)
+	for i := 1; i < len(k); i++ {
+		x += 0x9e3779b97f4a7c15
+		z := (x ^ x>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		k[i] = z ^ z>>31
+	}
+	return k
+}()
 
 // initRoot lists the root moves, the table's move first.
 func (w *worker) initRoot() {

@@ -192,6 +192,11 @@ wait:
 	status(fmt.Sprintf("Rio: played %s, depth %d, score %s, %s nodes in %.2fs",
 		v.FormatPDN(&p, m, movegen.PDNStyle{}), res.Depth, search.ScoreText(res.Score),
 		count(res.Nodes), time.Since(called).Seconds()))
+	// The final line stays: a late progress report of the threads still
+	// stopping does not replace it.
+	statusMu.Lock()
+	returned = true
+	statusMu.Unlock()
 
 	_ = g.Play(m)
 	return outcome(v, g, tables, res.Score)
