@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 )
 
@@ -21,7 +22,7 @@ import (
 // stand-in cross-compiled with mingw-w64, loads each engine DLL build.sh
 // makes and checks it (name, game type, get movelist, islegal, whole games
 // through getmove with every move checked, playnow); engine.exe answers a
-// Hub go think with a legal move.
+// Hub go think with a legal move and plays a whole game through Hub.
 //
 // Go's runtime calls ProcessPrng from bcryptprimitives.dll at start-up,
 // which wine has only since 8.13 (Debian 12 ships 8.0). Where the probe
@@ -300,7 +301,8 @@ func (w *wineEnv) host(t *testing.T, launcher, host, dll string, gameType int) {
 
 // hub drives engine.exe under wine over Hub: a go think in the capture
 // position of host.c (russian: white takes two or three men, as it
-// likes) and one from the start must each answer a legal done move.
+// likes) and one from the start must each answer a legal done move; then
+// a whole game, engine.exe playing both sides.
 func (w *wineEnv) hub(t *testing.T, launcher, exe string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -398,5 +400,27 @@ func (w *wineEnv) hub(t *testing.T, launcher, exe string) {
 		}
 		t.Logf("%s: %q (%s) after %v", fen, done, v.FormatMove(m), took.Round(time.Millisecond))
 	}
+	// A whole game, engine.exe playing both sides as a GUI drives it: the
+	// game so far with every move, each answer checked and played by Rio's
+	// own rules, until the rules end it (or 120 plies).
+	g := game.New(v, v.Start())
+	start = time.Now()
+	for g.Outcome().Result == game.Ongoing && g.Ply() < 120 {
+		send(fmt.Sprintf("pos pos=start moves=%q", strings.Join(v.FormatMoves(g.Moves()), " ")), "level move-time=0.05", "go think")
+		done := expect("done")
+		f := strings.Fields(done)
+		mv, ok := "", len(f) > 1
+		if ok {
+			mv, ok = strings.CutPrefix(f[1], "move=")
+		}
+		if !ok {
+			t.Fatalf("ply %d: %q names no move", g.Ply()+1, done)
+		}
+		if _, err := g.PlayText(mv); err != nil {
+			t.Fatalf("ply %d: %q: %v", g.Ply()+1, done, err)
+		}
+	}
+	t.Logf("a game of %d plies (%v) in %v", g.Ply(), g.Outcome(), time.Since(start).Round(time.Millisecond))
+
 	quit()
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/riodraughts/rio/internal/egdb"
+	"github.com/riodraughts/rio/internal/eval"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/text"
@@ -133,6 +134,7 @@ func (e *Engine) set(key, arg string) (string, bool) {
 		if v != e.variant {
 			e.variant = v
 			e.hist = nil // a game of the other variant
+			eval.Builtin(v) // its weights are read now, not on the next getmove's clock
 		}
 		return "gametype " + strconv.Itoa(n), true
 	case "gamehist":

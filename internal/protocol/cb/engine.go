@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/riodraughts/rio/internal/egdb"
+	"github.com/riodraughts/rio/internal/eval"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/search"
@@ -85,9 +86,11 @@ func New(gameType int) *Engine {
 		wld: true, maxDBPieces: egdb.DefaultPieces, drawRules: game.CheckerBoardRules,
 	}}
 	e.state.tables = e.settings.newTables()
-	// The table is made now, when the GUI loads the library, not in the
-	// first getmove, whose time it would take.
+	// The table is made and the variant's weights read now, when the GUI
+	// loads the library, not in the first getmove, whose time they would
+	// take.
 	e.state.engine = search.NewEngine(defaultHashMiB, zerolog.Nop())
+	eval.Builtin(v)
 	e.state.hashMiB, e.state.variant = defaultHashMiB, v
 	return e
 }
