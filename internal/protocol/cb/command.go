@@ -133,7 +133,7 @@ func (e *Engine) set(key, arg string) (string, bool) {
 		}
 		if v != e.variant {
 			e.variant = v
-			e.hist = nil // a game of the other variant
+			e.hist = nil    // a game of the other variant
 			eval.Builtin(v) // its weights are read now, not on the next getmove's clock
 		}
 		return "gametype " + strconv.Itoa(n), true
