@@ -25,23 +25,29 @@ var (
 // zobristKey returns the key of a piece of the given kind on s.
 func zobristKey(kind int, s Square) uint64 { return zobristPiece[(kind<<6|int(s))&255] }
 
-func init() {
-	// splitmix64 with a fixed seed: hashes are the same in every build and
-	// run, so searches are reproducible.
-	x := uint64(0x52494f2d44524155) // "RIO-DRAU"
-	next := func() uint64 {
+// RandomKeys fills keys with splitmix64 values from seed: fixed keys for
+// hashing, the same in every build and run, so that searches are
+// reproducible. Every table of hash keys is drawn with it.
+func RandomKeys(seed uint64, keys []uint64) {
+	x := seed
+	for i := range keys {
 		x += 0x9e3779b97f4a7c15
 		z := x
 		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 		z = (z ^ z>>27) * 0x94d049bb133111eb
-		return z ^ z>>31
+		keys[i] = z ^ z>>31
 	}
+}
+
+func init() {
+	var keys [4*35 + 1]uint64
+	RandomKeys(0x52494f2d44524155, keys[:]) // "RIO-DRAU"
 	for k := range 4 {
 		for s := range Square(35) {
-			zobristPiece[k<<6|int(s)] = next()
+			zobristPiece[k<<6|int(s)] = keys[k*35+int(s)]
 		}
 	}
-	zobristBlack = next()
+	zobristBlack = keys[4*35]
 }
 
 // Occupied returns every square holding a piece.

@@ -115,13 +115,7 @@ func newWorker(s *Search, id int) *worker {
 // ruleKeys[n] is mixed into the table key of a position n plies before a
 // move-count draw.
 var ruleKeys = func() (k [2 * MaxPly]uint64) {
-	x := uint64(0x636f756e74657273)
-	for i := range k {
-		x += 0x9e3779b97f4a7c15
-		z := (x ^ x>>30) * 0xbf58476d1ce4e5b9
-		z = (z ^ z>>27) * 0x94d049bb133111eb
-		k[i] = z ^ z>>31
-	}
+	movegen.RandomKeys(0x636f756e74657273, k[:])
 	return k
 }()
 
@@ -146,13 +140,7 @@ func tableKey(f *frame, depth int) uint64 {
 // offKeys[m] is mixed into the key of a position near a draw under a
 // table with the count rules of mask m switched off (offKeys[0] is 0).
 var offKeys = func() (k [256]uint64) {
-	x := uint64(0x6f66662d72756c65)
-	for i := 1; i < len(k); i++ {
-		x += 0x9e3779b97f4a7c15
-		z := (x ^ x>>30) * 0xbf58476d1ce4e5b9
-		z = (z ^ z>>27) * 0x94d049bb133111eb
-		k[i] = z ^ z>>31
-	}
+	movegen.RandomKeys(0x6f66662d72756c65, k[1:])
 	return k
 }()
 

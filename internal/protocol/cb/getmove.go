@@ -174,12 +174,12 @@ wait:
 	res, ok := s.Latest()
 	select {
 	case <-s.Done():
-		res, ok = s.Wait(), true
+		res = s.Wait()
 	default:
-		if !early || !ok {
-			res, ok = s.Wait(), true
-		} else {
+		if early && ok {
 			unlock = func() { go func() { s.Wait(); e.searchMu.Unlock() }() }
+		} else {
+			res = s.Wait()
 		}
 	}
 	m := res.Move
