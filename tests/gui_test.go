@@ -85,3 +85,32 @@ func TestGuiServes(t *testing.T) {
 		t.Fatal("engine gui did not stop on an interrupt")
 	}
 }
+
+// engine gui --export writes the static board's page files, marks the
+// page to run Rio in its worker with the variant asked for, names the
+// browser engine's files it cannot write, and refuses a folder it cannot
+// create.
+func TestGuiExport(t *testing.T) {
+	dir := t.TempDir() + "/site"
+	r := run(t, "", "gui", "--export", dir, "--variant", "portuguese")
+	if r.code != 0 || !strings.Contains(r.stdout, "gui export dir="+dir+" variant=portuguese") {
+		t.Fatalf("gui --export: code %d, out %q, err %q", r.code, r.stdout, r.stderr)
+	}
+	for _, f := range []string{"index.html", "app.js", "style.css", "board-worker.js"} {
+		if _, err := os.Stat(dir + "/" + f); err != nil {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+	page, _ := os.ReadFile(dir + "/index.html")
+	if !strings.Contains(string(page), `<meta name="rio-worker" content="board-worker.js?variant=portuguese">`) {
+		t.Errorf("index.html is not marked for the worker:\n%s", page)
+	}
+	if !strings.Contains(r.stderr, "board.wasm") || !strings.Contains(r.stderr, "cmd/wasm/build.sh") {
+		t.Errorf("the missing engine files are not named: %q", r.stderr)
+	}
+	blocker := t.TempDir() + "/file"
+	os.WriteFile(blocker, []byte("x"), 0o644)
+	if r := run(t, "", "gui", "--export", blocker+"/sub"); r.code == 0 || r.stderr == "" {
+		t.Errorf("export under a file: code %d, err %q", r.code, r.stderr)
+	}
+}

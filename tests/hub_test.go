@@ -197,9 +197,12 @@ func TestLidraughtsBotSession(t *testing.T) {
 	if d := time.Since(t0); d > 100*time.Millisecond {
 		t.Errorf("with 0.05 s usable the move took %v", d)
 	}
-	m := regexp.MustCompile(`^done move=(\S+) ponder=(\S+)$`).FindStringSubmatch(done)
+	// The ponder move comes from the line's second move: with 0.05 s on a
+	// loaded machine the search may end after depth 1, whose line has one
+	// move, and the done line rightly has none.
+	m := regexp.MustCompile(`^done move=(\S+)( ponder=(\S+))?$`).FindStringSubmatch(done)
 	if m == nil {
-		t.Fatalf("done line %q has no ponder move", done)
+		t.Fatalf("done line %q", done)
 	}
 	// Ponder on an expected reply, then ponder-hit: the move-time counts
 	// from the hit. (A fixed reply: after the engine's own, White may have

@@ -116,5 +116,6 @@ func lines(s string) []string {
 // page and the evaluation weights.
 func embedded(path string) bool {
 	slash := filepath.ToSlash(path)
-	return strings.Contains(slash, "internal/gui/static/") || strings.Contains(slash, "internal/eval/weights/")
+	return strings.Contains(slash, "internal/gui/static/") || strings.Contains(slash, "internal/eval/weights/") ||
+		strings.Contains(slash, "cmd/wasm/") || strings.Contains(slash, "tests/wasm/")
 }

@@ -24,9 +24,21 @@ func runGui(ctx context.Context, env *Env, args []string) error {
 	egdbPath := fs.String("egdb-path", "", "directory of tables made by engine egdb build")
 	var ef evalFlags
 	fs.StringVar(&ef.name, "eval", "learned", "evaluation: learned (pattern weights) or classic (hand-made)")
+	export := fs.String("export", "", "write the board as static files into this directory (a page that runs Rio in the browser, no server) and exit")
 	v, err := parse(fs, args, &co)
 	if err != nil {
 		return err
+	}
+	if *export != "" {
+		missing, err := gui.Export(*export, v)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "gui export dir=%s variant=%s\n", *export, v.Name)
+		if len(missing) > 0 {
+			fmt.Fprintf(env.Stderr, "%s: %v missing: bash cmd/wasm/build.sh %s builds them (a native binary does not carry the browser engine)\n", *export, missing, *export)
+		}
+		return nil
 	}
 	switch {
 	case *threads < 1 || *threads > maxThreads():

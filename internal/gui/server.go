@@ -95,6 +95,11 @@ func noStore(h http.Handler) http.Handler {
 // Handler is the server's handler, guarded (guard.go).
 func (s *Server) Handler() http.Handler { return s.guard(s.mux) }
 
+// Local is the API without the network guard, for a caller in the same
+// process that no other site can reach: the static board's worker
+// (cmd/wasm/board), which hands it the page's requests as messages.
+func (s *Server) Local() http.Handler { return s.mux }
+
 // SetPort sets the port requests must name in their Host.
 func (s *Server) SetPort(port string) { s.port = port }
 

@@ -85,6 +85,9 @@ type worker struct {
 	// of milliseconds, and the hard limit is kept by stopping that much
 	// earlier.
 	lastPoll, lag time.Duration
+	// lastYield is when the search last gave the host's event loop a turn
+	// (browser builds only: yield_js.go).
+	lastYield time.Duration
 	// stable counts the iterations in a row that kept the same best move.
 	stable   int
 	lastBest movegen.Move
@@ -259,6 +262,11 @@ func (w *worker) poll() {
 	w.nodesPublished.Store(w.nodes)
 	s := w.s
 	el := s.elapsed()
+	if w.yieldHost(el) {
+		// The event loop's turn is not the machine's lag.
+		el = s.elapsed()
+		w.lastPoll = el
+	}
 	if w.lastPoll > 0 {
 		w.lag = max(w.lag-w.lag/16, el-w.lastPoll)
 	}

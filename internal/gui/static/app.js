@@ -39,10 +39,99 @@ function tabId() {
   return id;
 }
 
+// ---------- transport ----------
+// The served board (engine gui) talks HTTP to Rio. The static board that
+// engine gui --export writes (its index.html names the worker in a
+// <meta name="rio-worker"> tag) talks to board.wasm in a Web Worker: the
+// same API and handlers, each request a message, each answer one or more
+// messages (a stream's events as they come).
+
+const transport = (() => {
+  const meta = document.querySelector('meta[name="rio-worker"]');
+  if (!meta) {
+    return {
+      fetch: (path, init) => fetch(path, init),
+      events: (path) => new EventSource(path),
+      beacon: (path, body) => navigator.sendBeacon && navigator.sendBeacon(path, new Blob([body], { type: 'application/json' })),
+    };
+  }
+  const worker = new Worker(meta.content);
+  const pending = new Map(); // id -> function(message)
+  let next = 1;
+  let fatal = null;
+  worker.onmessage = (e) => {
+    const m = e.data;
+    if (m && m.fatal) {
+      fatal = m.fatal;
+      for (const f of pending.values()) f({ status: 503, type: 'application/json', chunk: JSON.stringify({ error: fatal }), end: true });
+      pending.clear();
+      return;
+    }
+    const f = pending.get(m.id);
+    if (f) f(m);
+    if (m.end) pending.delete(m.id);
+  };
+  worker.onerror = (e) => { fatal = 'Rio could not start: ' + (e.message || 'the worker failed'); };
+  const send = (path, init, onMessage) => {
+    const id = next++;
+    pending.set(id, onMessage);
+    worker.postMessage({
+      id, path, method: (init && init.method) || 'GET',
+      body: init && typeof init.body === 'string' ? init.body : '',
+      type: (init && init.headers && init.headers['Content-Type']) || '',
+    });
+    return id;
+  };
+  const cancel = (id) => { pending.delete(id); worker.postMessage({ id, cancel: true }); };
+  return {
+    fetch(path, init) {
+      if (fatal) return Promise.reject(new Error(fatal));
+      return new Promise((resolve, reject) => {
+        let text = '';
+        const signal = init && init.signal;
+        const id = send(path, init, (m) => {
+          text += m.chunk || '';
+          if (m.end) resolve(new Response(text, { status: m.status, headers: { 'Content-Type': m.type || 'text/plain' } }));
+        });
+        if (signal) signal.addEventListener('abort', () => { cancel(id); reject(new DOMException('aborted', 'AbortError')); });
+      });
+    },
+    // A Server-Sent Events reader over the worker: named events with
+    // addEventListener, onerror when the stream ends unasked, close.
+    events(path) {
+      const listeners = {};
+      let buf = '';
+      const src = {
+        onerror: null,
+        addEventListener(type, f) { (listeners[type] = listeners[type] || []).push(f); },
+        close() { if (id) { cancel(id); id = 0; } },
+      };
+      let id = send(path, { method: 'GET' }, (m) => {
+        buf += m.chunk || '';
+        let i;
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          let type = 'message';
+          const data = [];
+          for (const line of block.split('\n')) {
+            if (line.startsWith('event:')) type = line.slice(6).trim();
+            else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+          }
+          if (data.length) for (const f of listeners[type] || []) f({ type, data: data.join('\n') });
+        }
+        if (m.end && id) { id = 0; if (src.onerror) src.onerror(new Event('error')); }
+      });
+      return src;
+    },
+    beacon(path, body) { send(path, { method: 'POST', body, headers: { 'Content-Type': 'application/json' } }, () => {}); },
+  };
+})();
+
 // ---------- server ----------
 
 async function api(path, body, signal) {
-  const r = await fetch(path, {
+  const r = await transport.fetch(path, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
@@ -232,7 +321,7 @@ function startAnalysis() {
     tab: app.tab, variant: app.game.variant, fen: app.game.fen || '',
     moves: app.game.moves.join(' '), at: String(app.cursor), lines: String(app.settings.lines),
   });
-  const src = new EventSource('/api/analyse?' + q.toString());
+  const src = transport.events('/api/analyse?' + q.toString());
   const gen = app.gen;
   app.source = src;
   src.addEventListener('analysis', (ev) => {
@@ -720,7 +809,7 @@ async function importPDN() {
   }
   if (!text.trim()) { message('Paste a PDN or choose a file first.', 'error'); return; }
   try {
-    const r = await fetch('/api/pdn/import?variant=' + encodeURIComponent(app.game.variant), {
+    const r = await transport.fetch('/api/pdn/import?variant=' + encodeURIComponent(app.game.variant), {
       method: 'POST', headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: text,
     });
     const j = await r.json();
@@ -887,13 +976,13 @@ function wire() {
   $('pdn-export').addEventListener('click', exportPDN);
   window.addEventListener('pagehide', () => {
     stopAnalysis();
-    if (navigator.sendBeacon) navigator.sendBeacon('/api/stop', new Blob([JSON.stringify({ tab: app.tab })], { type: 'application/json' }));
+    transport.beacon('/api/stop', JSON.stringify({ tab: app.tab }));
   });
 }
 
 async function main() {
   try {
-    const r = await fetch('/api/config');
+    const r = await transport.fetch('/api/config');
     app.config = await r.json();
   } catch (e) {
     message('Rio is not answering: ' + e.message, 'error');

@@ -21,12 +21,18 @@ import (
 	"github.com/riodraughts/rio/internal/search"
 	"github.com/riodraughts/rio/internal/text"
 	"github.com/riodraughts/rio/internal/tt"
+	"github.com/riodraughts/rio/internal/version"
 	"github.com/rs/zerolog"
 )
 
 // Identity is what the engine says of itself in answer to "hub".
 type Identity struct {
 	Name, Version, Author, Country string
+}
+
+// Rio is Rio's own identity, the same in every host that speaks Hub.
+func Rio() Identity {
+	return Identity{Name: "Rio", Version: version.Version, Author: "Rio developers", Country: "Brazil"}
 }
 
 // maxLine bounds the length of a command line; longer lines are refused
@@ -88,7 +94,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, id Identity, log zero
 		evalName: eval.Names[0],
 	}
 	h.game = game.NewRules(h.variant, h.variant.Start(), h.drawRules)
-	h.setTables(egdb.DefaultPieces, "")
+	h.setTables(defaultTablePieces, "")
 	lines := make(chan inputLine)
 	go readLines(in, lines)
 	defer h.stopSearch()
@@ -289,7 +295,7 @@ func (h *Session) params() []string {
 		Format("param", KV("name", "tt-size"), KV("value", strconv.Itoa(h.ttSize)), KV("type", "int"), KV("min", strconv.Itoa(tt.MinMiB)), KV("max", strconv.Itoa(maxTTSize))),
 		Format("param", KV("name", "ponder"), KV("value", strconv.FormatBool(h.ponder)), KV("type", "bool")),
 		Format("param", KV("name", "move-overhead"), KV("value", strconv.Itoa(int(h.moveOverhead/time.Millisecond))), KV("type", "int"), KV("min", "0"), KV("max", "5000")),
-		Format("param", KV("name", "egdb-pieces"), KV("value", strconv.Itoa(h.tables.Pieces)), KV("type", "int"), KV("min", "0"), KV("max", strconv.Itoa(egdb.MaxPieces))),
+		Format("param", KV("name", "egdb-pieces"), KV("value", strconv.Itoa(h.tables.Pieces)), KV("type", "int"), KV("min", "0"), KV("max", strconv.Itoa(maxTablePieces))),
 		Format("param", KV("name", "egdb-path"), KV("value", h.tables.Path), KV("type", "string")),
 		Format("param", KV("name", "eval"), KV("value", h.evalName), KV("type", "enum"), KV("values", strings.Join(eval.Names, " "))),
 		Format("param", KV("name", "eval-file"), KV("value", h.evalFile), KV("type", "string")),
@@ -299,6 +305,22 @@ func (h *Session) params() []string {
 }
 
 const maxTTSize = 4096 // MiB
+
+// maxLog2Entries is the largest tt-size read as Scan reads it, the log2
+// of the table's entries; larger values are MiB.
+const maxLog2Entries = 32
+
+// TableMiB is the table size in MiB that a tt-size value asks for. Values
+// up to 32 are Scan's log2 of entries (lidraughts sends 22 for 4 M
+// entries, its 64 MB), so a Scan host gets the table it asks for; larger
+// values are MiB. The result stays within tt.MinMiB..4096.
+func TableMiB(value int) int {
+	if value > maxLog2Entries {
+		return min(value, maxTTSize)
+	}
+	bytes := uint64(1) << value * tt.EntrySize
+	return int(min(max(bytes>>20, tt.MinMiB), maxTTSize))
+}
 
 func maxThreads() int { return runtime.NumCPU() }
 
@@ -337,9 +359,11 @@ func (h *Session) setParam(l Line) {
 			h.threads = n
 		}
 	case "tt-size":
-		if n, ok := intValue(tt.MinMiB, maxTTSize); ok && n != h.ttSize {
-			h.ttSize = n
-			h.engine = nil // reallocated at the next init or search
+		if n, ok := intValue(tt.MinMiB, maxTTSize); ok {
+			if mib := TableMiB(n); mib != h.ttSize {
+				h.ttSize = mib
+				h.engine = nil // reallocated at the next init or search
+			}
 		}
 	case "ponder":
 		switch strings.ToLower(value) {
@@ -355,7 +379,11 @@ func (h *Session) setParam(l Line) {
 			h.moveOverhead = time.Duration(n) * time.Millisecond
 		}
 	case "egdb-pieces":
-		if n, ok := intValue(0, egdb.MaxPieces); ok && n != h.tables.Pieces {
+		if maxTablePieces == 0 && value != "0" {
+			h.errorf("egdb-pieces: this build has no endgame tables")
+			return
+		}
+		if n, ok := intValue(0, maxTablePieces); ok && n != h.tables.Pieces {
 			h.setTables(n, h.tables.Path)
 		}
 	case "egdb-path":
@@ -470,9 +498,18 @@ func (h *Session) setPosition(l Line) {
 	h.level, h.leveled = search.Limits{}, false
 }
 
-// setLevel reads the limit of the next search. Times are seconds as reals.
+// setLevel reads a limit of the next search. Times are seconds as reals.
+// Successive level commands add up until the next pos, as in Scan:
+// lidraughts sends "level move-time=90" then "level depth=16" and means
+// both limits (the first reached ends the search); "level infinite"
+// replaces them all.
 func (h *Session) setLevel(l Line) {
 	var lim search.Limits
+	if h.leveled && !h.level.Infinite && !l.Has("infinite") {
+		// "level infinite" stands alone: it replaces the limits before it
+		// and a limit after it replaces it.
+		lim = h.level
+	}
 	seconds := func(key string) (time.Duration, bool) {
 		v, _ := l.Get(key)
 		f, err := strconv.ParseFloat(v, 64)
@@ -492,27 +529,31 @@ func (h *Session) setLevel(l Line) {
 		return n, true
 	}
 	var ok bool
-	switch {
-	case l.Has("infinite"):
-		lim.Infinite = true
-	case l.Has("depth"):
+	known := false
+	if l.Has("infinite") {
+		lim.Infinite, known = true, true
+	}
+	if l.Has("depth") {
 		var d int64
 		if d, ok = integer("depth"); !ok {
 			return
 		}
-		lim.Depth = int(min(max(d, 1), search.MaxPly-10))
-	case l.Has("nodes"):
+		lim.Depth, known = int(min(max(d, 1), search.MaxPly-10)), true
+	}
+	if l.Has("nodes") {
 		if lim.Nodes, ok = integer("nodes"); !ok {
 			return
 		}
-		lim.Nodes = max(lim.Nodes, 1)
-	case l.Has("move-time"):
+		lim.Nodes, known = max(lim.Nodes, 1), true
+	}
+	if l.Has("move-time") {
 		if lim.MoveTime, ok = seconds("move-time"); !ok {
 			return
 		}
-		lim.MoveTime = max(lim.MoveTime, time.Millisecond)
-	case l.Has("time"):
-		lim.HasClock = true
+		lim.MoveTime, known = max(lim.MoveTime, time.Millisecond), true
+	}
+	if l.Has("time") {
+		lim.HasClock, known = true, true
 		if lim.Time, ok = seconds("time"); !ok {
 			return
 		}
@@ -529,7 +570,8 @@ func (h *Session) setLevel(l Line) {
 			}
 			lim.MovesToGo = int(min(n, 1000))
 		}
-	default:
+	}
+	if !known {
 		h.errorf("level: expected depth, nodes, move-time, time or infinite")
 		return
 	}

@@ -44,3 +44,52 @@ func TestHubLevel(t *testing.T) {
 		t.Errorf("level 1: always %v", weak)
 	}
 }
+
+// Successive level commands add up until the next pos, as Scan reads them
+// and lidraughts sends them: "level move-time=90" then "level depth=3"
+// ends the search at depth 3, long before 90 s; "level infinite" stands
+// alone; pos starts over.
+func TestHubLevelsAddUp(t *testing.T) {
+	s := newSession(t)
+	defer s.close()
+	s.send("set-param name=variant value=russian", "init")
+	s.expect("ready", 5*time.Second)
+	s.send("pos start", "level move-time=90", "level depth=3", "go analyze")
+	done, infos := s.expect("done", 5*time.Second)
+	if len(infos) == 0 || !strings.HasPrefix(infos[len(infos)-1], "info depth=3 ") {
+		t.Errorf("move-time=90 then depth=3: %q then %q", infos, done)
+	}
+	// infinite replaces the depth: the search runs until stop.
+	s.send("pos start", "level depth=2", "level infinite", "go analyze")
+	s.expect("info depth=4 ", 5*time.Second)
+	s.send("stop")
+	s.expect("done", time.Second)
+	// A limit after infinite replaces it; pos forgets both.
+	s.send("pos start", "level infinite", "level depth=2", "go analyze")
+	if _, infos := s.expect("done", 5*time.Second); !strings.HasPrefix(infos[len(infos)-1], "info depth=2 ") {
+		t.Errorf("infinite then depth=2: %q", infos)
+	}
+	s.send("pos start", "level depth=1", "pos start", "level nodes=2000", "go think")
+	if _, infos := s.expect("done", 5*time.Second); !strings.HasPrefix(infos[len(infos)-1], "info depth=") || strings.HasPrefix(infos[len(infos)-1], "info depth=1 ") && len(infos) == 1 {
+		t.Errorf("pos did not forget depth=1: %q", infos)
+	}
+}
+
+// tt-size values up to 32 are Scan's log2 of entries (lidraughts sends 22
+// for 4 M entries, 64 MiB of Rio's 16-byte entries); larger ones MiB.
+func TestTableMiB(t *testing.T) {
+	for _, c := range []struct{ value, mib int }{
+		{1, 1}, {16, 1}, {20, 16}, {22, 64}, {24, 256}, {28, 4096}, {32, 4096},
+		{33, 33}, {64, 64}, {4096, 4096}, {5000, 4096},
+	} {
+		if got := TableMiB(c.value); got != c.mib {
+			t.Errorf("tt-size %d: %d MiB, want %d", c.value, got, c.mib)
+		}
+	}
+	s := newSession(t)
+	defer s.close()
+	s.send("set-param name=tt-size value=22", "init")
+	if l, skipped := s.expect("ready", 5*time.Second); len(skipped) > 0 {
+		t.Errorf("tt-size 22: %q before %s", skipped, l)
+	}
+}

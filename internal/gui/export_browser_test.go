@@ -1,0 +1,185 @@
+package gui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/riodraughts/rio/internal/game"
+	"github.com/riodraughts/rio/internal/movegen"
+)
+
+// TestStaticBoard exports the board (Export), builds its engine for the
+// browser (cmd/wasm/board, GOOS=js GOARCH=wasm), serves the folder with a
+// plain file server and drives it in headless Chromium: the page loads
+// with no server API, Rio answers a move in each variant, the analysis
+// starts, reports, answers a request while it searches and stops, and the
+// page logs no JavaScript error.
+func TestStaticBoard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: the static board's browser test runs in the full go test ./...")
+	}
+	exe := findBrowser(t)
+	dir := t.TempDir()
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s", "-o", filepath.Join(dir, "board.wasm"), "../../cmd/wasm/board")
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building board.wasm: %v\n%s", err, out)
+	}
+	root, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := copyFile(filepath.Join(strings.TrimSpace(string(root)), "lib", "wasm", "wasm_exec.js"), filepath.Join(dir, "wasm_exec.js")); err != nil {
+		t.Fatal(err)
+	}
+	missing, err := Export(dir, movegen.Russian)
+	if err != nil || len(missing) > 0 {
+		t.Fatalf("Export: missing %v, %v", missing, err)
+	}
+	// A plain static file server: any request under /api is a 404.
+	var apiCalls int
+	files := http.FileServer(http.Dir(dir))
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			apiCalls++
+		}
+		files.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+
+	ctx, stop := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer stop()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1200, 900))
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	defer cancelAlloc()
+	bctx, cancelTab := chromedp.NewContext(actx)
+	defer cancelTab()
+	errs := &jsErrors{}
+	if err := chromedp.Listen(bctx, func(ev any) {
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeAssert {
+				errs.add("console." + string(e.Type) + ": " + remoteText(e.Args))
+			}
+		case *runtime.EventExceptionThrown:
+			d := e.ExceptionDetails
+			text := d.Text
+			if d.Exception != nil {
+				text += " " + d.Exception.Description
+			}
+			errs.add(fmt.Sprintf("uncaught exception at %s:%d: %s", d.URL, d.LineNumber+1, text))
+		}
+	}); err != nil {
+		t.Fatalf("starting %s: %v", exe, err)
+	}
+	pg := &page{ctx: bctx, dir: t.TempDir(), url: ts.URL + "/", errs: errs}
+	defer func() {
+		for _, e := range errs.all() {
+			t.Errorf("page: %s", e)
+		}
+		if apiCalls > 0 {
+			t.Errorf("the static page asked the file server for its API %d times", apiCalls)
+		}
+	}()
+	pg.do(t, "loading the page", chromedp.EmulateViewport(1200, 900), chromedp.Navigate(pg.url))
+
+	// The variant Export was given is the one a fresh page starts with.
+	v := movegen.Russian
+	g := game.New(v, v.Start())
+	pg.waitPosition(t, "russian's start position from the worker", fenOf(g), 0)
+
+	first := map[*movegen.Variant]string{movegen.Russian: "c3-d4", movegen.Brazilian: "22-18", movegen.Portuguese: "11-15"}
+	for _, v := range []*movegen.Variant{movegen.Russian, movegen.Brazilian, movegen.Portuguese} {
+		t.Run(v.Name, func(t *testing.T) {
+			if evalJS[string](t, pg, `document.getElementById('variant').value`) != v.Name {
+				pg.switchVariant(t, v)
+			}
+			pg.choose(t, "level", "1")
+			pg.redrawn(t, "the board redrawn", func() { pg.choose(t, "rio-side", "black") })
+			pg.redrawn(t, "a new game", func() { pg.click(t, "#new-game") })
+			g := game.New(v, v.Start())
+			pg.waitPosition(t, "a new game", fenOf(g), 0)
+			white := parseMove(t, g, first[v])
+			pg.selectPiece(t, v.Numbering.Number(white.From()))
+			pg.clickSquare(t, v.Numbering.Number(white.To()))
+			pg.waitFor(t, "Rio's answer", jsPlies+` === 2`)
+			moves := evalJS[[]string](t, pg, `JSON.parse(localStorage.getItem('rio-gui-v1')).game.moves`)
+			if len(moves) != 2 || moves[0] != v.FormatMove(white) {
+				t.Fatalf("stored moves %q, want %s and Rio's", moves, v.FormatMove(white))
+			}
+			playLine(t, g, moves...)
+			pg.waitPosition(t, "the position after Rio's move", fenOf(g), 2)
+			pg.waitFor(t, "White to move", `document.getElementById('status').textContent.startsWith('White to move') && !document.getElementById('status').textContent.includes('thinking')`)
+		})
+	}
+
+	t.Run("analysis", func(t *testing.T) {
+		pg.redrawn(t, "two players", func() { pg.choose(t, "rio-side", "none") })
+		pg.analysis(t, 1)
+		// The worker answers another request while its search runs: the
+		// search gives the event loop its turns.
+		ms := pg.requestTime(t)
+		t.Logf("a request answered in %.1f ms during the analysis", ms)
+		if ms > 1000 {
+			t.Errorf("a request during the analysis took %.0f ms", ms)
+		}
+		if !evalJS[bool](t, pg, `app.source !== null`) {
+			t.Fatal("the analysis stream is not open")
+		}
+		pg.click(t, "#analyse")
+		pg.waitFor(t, "the analysis closed", `app.source === null`)
+		// After the stop the worker is free: a new game's request is
+		// answered at once.
+		ms = pg.requestTime(t)
+		if ms > 1000 {
+			t.Errorf("a request after the stop took %.0f ms", ms)
+		}
+	})
+}
+
+// requestTime is how long the page's transport takes to answer a request
+// for /api/config, in milliseconds.
+func (pg *page) requestTime(t *testing.T) float64 {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(pg.ctx, browserWait)
+	defer cancel()
+	ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`(async () => {
+		const t0 = performance.now();
+		const r = await transport.fetch('/api/config');
+		await r.json();
+		return performance.now() - t0;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("timing a request: %v%s", err, pg.diag())
+	}
+	return ms
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}

@@ -1,0 +1,48 @@
+// board-worker.js runs Rio's board API in the browser, for the static
+// board that engine gui --export writes: it loads Go's wasm_exec.js and
+// board.wasm (built by bash cmd/wasm/build.sh) from its own directory and
+// answers the page's requests, posted as {id, method, path, body, type},
+// with {id, status, type, chunk[, end]} messages (cmd/wasm/board). The
+// served board (engine gui) does not use it.
+'use strict';
+
+const here = (name) => new URL(name, self.location.href).href;
+importScripts(here('wasm_exec.js'));
+
+const early = [];
+let deliver = null;
+self.onmessage = (e) => {
+  if (deliver) deliver(e.data);
+  else early.push(e.data);
+};
+
+// Called by board.wasm once it reads: queued requests go first, in order.
+self.rioBoardReady = (receive) => {
+  deliver = receive;
+  for (const m of early.splice(0)) receive(m);
+};
+
+// A search gives the event loop a turn every few tens of milliseconds so
+// that the page's next request (a stop, a new position) is seen: a
+// MessageChannel turn queues behind the page's messages already waiting.
+const turn = new MessageChannel();
+const waiting = [];
+turn.port1.onmessage = () => {
+  const f = waiting.shift();
+  if (f) f();
+};
+self.rioYield = (f) => {
+  waiting.push(f);
+  turn.port2.postMessage(0);
+};
+
+const go = new Go();
+go.argv = ['board', new URLSearchParams(self.location.search).get('variant') || ''];
+fetch(here('board.wasm'))
+  .then((r) => {
+    if (!r.ok) throw new Error('board.wasm: HTTP ' + r.status);
+    return r.arrayBuffer();
+  })
+  .then((bytes) => WebAssembly.instantiate(bytes, go.importObject))
+  .then((m) => go.run(m.instance))
+  .catch((err) => self.postMessage({ id: -1, fatal: 'Rio could not start: ' + String((err && err.message) || err) }));

@@ -1,0 +1,13 @@
+//go:build js
+
+package hub
+
+// The browser build has no endgame tables: its one thread would build
+// them (seconds for the 4-piece set, 8 MB) while the page waits for the
+// analysis, and a build cannot be stopped within the 100 ms lidraughts
+// gives "stop". The search finds small endgames' wins by itself; its wins
+// are proven ones (scores above 90).
+const (
+	defaultTablePieces = 0
+	maxTablePieces     = 0
+)
