@@ -48,6 +48,10 @@ func main() {
 			return nil
 		}
 		m := args[0]
+		if m.Get("id").Type() != js.TypeNumber {
+			// Not a request of the page's transport: nothing to answer to.
+			return nil
+		}
 		id := m.Get("id").Int()
 		if m.Get("cancel").Truthy() {
 			mu.Lock()
