@@ -96,7 +96,7 @@ func TestGuiExport(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "gui export dir="+dir+" variant=portuguese") {
 		t.Fatalf("gui --export: code %d, out %q, err %q", r.code, r.stdout, r.stderr)
 	}
-	for _, f := range []string{"index.html", "app.js", "style.css", "board-worker.js"} {
+	for _, f := range []string{"index.html", "js/main.js", "js/board.js", "style.css", "board-worker.js"} {
 		if _, err := os.Stat(dir + "/" + f); err != nil {
 			t.Errorf("%s not written: %v", f, err)
 		}

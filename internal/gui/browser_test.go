@@ -186,7 +186,7 @@ func (pg *page) diag() string {
 		message: document.getElementById('message').textContent,
 		messageClass: document.getElementById('message').className,
 		fen: document.getElementById('fen-out').value,
-		moves: [...document.querySelectorAll('#movelist span[data-ply]')].map((s) => s.textContent),
+		moves: [...document.querySelectorAll('#movelist [data-ply]')].map((s) => s.textContent),
 	})`))
 	if err != nil {
 		return "\n(page state unreadable: " + err.Error() + ")"
@@ -223,7 +223,7 @@ func (pg *page) shot(t *testing.T, names ...string) {
 
 const (
 	jsFEN   = `document.getElementById('fen-out').value`
-	jsPlies = `document.querySelectorAll('#movelist span[data-ply]').length`
+	jsPlies = `document.querySelectorAll('#movelist [data-ply]').length`
 	jsMsg   = `document.getElementById('message')`
 )
 
@@ -232,7 +232,7 @@ func (pg *page) plies(t *testing.T) int  { t.Helper(); return evalJS[int](t, pg,
 
 func (pg *page) moveTexts(t *testing.T) []string {
 	t.Helper()
-	return evalJS[[]string](t, pg, `[...document.querySelectorAll('#movelist span[data-ply]')].map((s) => s.textContent)`)
+	return evalJS[[]string](t, pg, `[...document.querySelectorAll('#movelist [data-ply]')].map((s) => s.textContent)`)
 }
 
 // waitPosition waits until the page shows fen after plies moves.
@@ -307,7 +307,7 @@ func (pg *page) setText(t *testing.T, id, value string) {
 
 // redrawn runs act and waits until the page has drawn the board anew:
 // act's refresh has had its answer. The answer clears the piece selected,
-// so a click made before it would be lost (see the report on app.js's
+// so a click made before it would be lost (see the report on game.js's
 // refresh), and a position that does not change gives nothing else to
 // wait for.
 func (pg *page) redrawn(t *testing.T, what string, act func()) {
@@ -870,7 +870,7 @@ var depthRE = regexp.MustCompile(`^depth (\d+) · `)
 
 // jsLineText is a function of an analysis line (an li): its score and
 // moves, space separated.
-const jsLineText = `((li) => [...li.querySelectorAll('span')].map((s) => s.textContent).join(' '))`
+const jsLineText = `((li) => [...li.querySelectorAll('.score, .pv-move')].map((s) => s.textContent).join(' '))`
 
 // analysisShown is what the page shows of the analysis.
 type analysisShown struct {
@@ -906,7 +906,7 @@ func (pg *page) analysis(t *testing.T, wantLines int) {
 	if m == nil {
 		t.Fatalf("analysis info %q does not start with the depth", first.Info)
 	}
-	scoreRE := regexp.MustCompile(`^([+-]\d+\.\d\d|(win|loss) in \d+)`)
+	scoreRE := regexp.MustCompile(`^([+-]\d+\.\d\d|(White|Black) wins in \d+ moves?)`)
 	if !scoreRE.MatchString(first.Line) || !strings.HasPrefix(first.Line, first.Score+" ") {
 		t.Fatalf("analysis line %q does not start with the score %q", first.Line, first.Score)
 	}
@@ -1247,7 +1247,7 @@ func browserControls(t *testing.T, pg *page) {
 	key(kb.ArrowRight, 3)
 	key(kb.Home, 0)
 	key(kb.End, 4)
-	pg.click(t, `#movelist span[data-ply="2"]`)
+	pg.click(t, `#movelist [data-ply="2"]`)
 	pg.waitFor(t, "ply 2 from the move list", `document.getElementById('fen-out').value === `+q(fens[2])+` && document.getElementById('status').textContent.includes('(move 2 of 4)')`)
 	key(kb.End, 4)
 

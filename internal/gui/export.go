@@ -18,7 +18,7 @@ import (
 var EngineFiles = []string{"board.wasm", "wasm_exec.js"}
 
 // Export writes the board as static files into dir: the page (index.html,
-// app.js, style.css) and its worker (board-worker.js), the page marked to
+// its modules under js/, style.css) and its worker (board-worker.js), the page marked to
 // run Rio in the worker instead of asking a server. A new page starts
 // with variant. It returns the EngineFiles dir still lacks.
 func Export(dir string, variant *movegen.Variant) (missing []string, err error) {
@@ -57,7 +57,7 @@ func Export(dir string, variant *movegen.Variant) (missing []string, err error) 
 }
 
 // staticPage marks the page as the static board: the meta tag names the
-// worker app.js starts (see its transport section).
+// worker the page starts (js/transport.js).
 func staticPage(page []byte, variant *movegen.Variant) ([]byte, error) {
 	anchor := []byte(`<meta charset="utf-8">`)
 	if !bytes.Contains(page, anchor) {

@@ -135,11 +135,11 @@ func TestStaticBoard(t *testing.T) {
 		if ms > 1000 {
 			t.Errorf("a request during the analysis took %.0f ms", ms)
 		}
-		if !evalJS[bool](t, pg, `app.source !== null`) {
+		if !evalJS[bool](t, pg, `rio.analysing()`) {
 			t.Fatal("the analysis stream is not open")
 		}
 		pg.click(t, "#analyse")
-		pg.waitFor(t, "the analysis closed", `app.source === null`)
+		pg.waitFor(t, "the analysis closed", `!rio.analysing()`)
 		// After the stop the worker is free: a new game's request is
 		// answered at once.
 		ms = pg.requestTime(t)
@@ -157,7 +157,7 @@ func (pg *page) requestTime(t *testing.T) float64 {
 	defer cancel()
 	ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`(async () => {
 		const t0 = performance.now();
-		const r = await transport.fetch('/api/config');
+		const r = await rio.transport.fetch('/api/config');
 		await r.json();
 		return performance.now() - t0;
 	})()`, chromedp.EvalAwaitPromise))
