@@ -1,7 +1,10 @@
 package gui
 
 import (
+	"fmt"
+	"math"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/riodraughts/rio/internal/game"
@@ -100,6 +103,9 @@ type exportRequest struct {
 	Game   gameRequest       `json:"game"`
 	Tags   map[string]string `json:"tags"`
 	Result string            `json:"result"`
+	// Clocks are the mover's seconds left after each ply of a timed game
+	// (null where none was kept), written as [%clk h:mm:ss] comments.
+	Clocks []*float64 `json:"clocks,omitempty"`
 }
 
 // handleExport writes the game as PDN. The result is the one the rules
@@ -146,6 +152,21 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 		}
 		g.Tags.Set(name, req.Tags[name])
 	}
+	if len(req.Clocks) > g.Ply() {
+		fail(w, badf("%d clocks for %d moves", len(req.Clocks), g.Ply()))
+		return
+	}
+	for i, c := range req.Clocks {
+		if c == nil {
+			continue
+		}
+		if math.IsNaN(*c) || *c < 0 || *c > maxClock {
+			fail(w, badf("clock of move %d: %g seconds, expected 0-%d", i+1, *c, maxClock))
+			return
+		}
+		g.Comments = append(g.Comments, game.Comment{Ply: i + 1, Text: clockComment(*c)})
+	}
+	slices.SortStableFunc(g.Comments, func(a, b game.Comment) int { return a.Ply - b.Ply })
 	var b strings.Builder
 	if err := g.WritePDN(&b, res); err != nil {
 		fail(w, err)
@@ -168,4 +189,15 @@ func isWord(s string, max int, extra string) bool {
 		}
 	}
 	return true
+}
+
+// clockComment is a clock as PDN (and PGN) comments write it: [%clk
+// h:mm:ss], tenths kept under a minute.
+func clockComment(seconds float64) string {
+	whole := int(seconds)
+	text := fmt.Sprintf("[%%clk %d:%02d:%02d", whole/3600, whole/60%60, whole%60)
+	if seconds < 60 {
+		text += fmt.Sprintf(".%d", int(seconds*10)%10)
+	}
+	return text + "]"
 }

@@ -81,7 +81,19 @@ type searchRequest struct {
 	MoveTime float64     `json:"movetime"`
 	// Rio is the side Rio plays, for a draw offer ("": the side to move).
 	Rio string `json:"rio,omitempty"`
+	// Clock is Rio's clock in a timed game: its time left and the
+	// increment in seconds. Rio then budgets its move as Hub's level
+	// time= inc= makes it (MoveTime is not used); a level still caps it.
+	Clock *clockRequest `json:"clock,omitempty"`
 }
+
+type clockRequest struct {
+	Time float64 `json:"time"`
+	Inc  float64 `json:"inc"`
+}
+
+// maxClock bounds a clock's seconds (10 hours).
+const maxClock = 36000
 
 type searchAnswer struct {
 	Move  moveView  `json:"move"`
@@ -98,6 +110,14 @@ func (req *searchRequest) limits() (search.Limits, search.Options, error) {
 	}
 	if math.IsNaN(req.MoveTime) || req.MoveTime < 0 || req.MoveTime > 600 {
 		return search.Limits{}, search.Options{}, badf("movetime %g: expected 0-600 seconds", req.MoveTime)
+	}
+	if c := req.Clock; c != nil {
+		if math.IsNaN(c.Time) || c.Time < 0 || c.Time > maxClock || math.IsNaN(c.Inc) || c.Inc < 0 || c.Inc > maxClock {
+			return search.Limits{}, search.Options{}, badf("clock time %g inc %g: expected 0-%d seconds", c.Time, c.Inc, maxClock)
+		}
+		seconds := func(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+		lim := search.Limits{HasClock: true, Time: seconds(c.Time), Inc: seconds(c.Inc)}
+		return lim, search.Options{Level: req.Level}, nil
 	}
 	mt := req.MoveTime
 	if mt == 0 {

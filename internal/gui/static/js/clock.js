@@ -18,12 +18,12 @@ export const presets = ['1+0', '3+2', '5+3', '15+10'];
 
 let c = null; // {base, inc (ms), left: {white, black}, running: side|null, since (Date.now), after: [ms left of the mover after ply i+1]}
 
-// parse reads 'minutes+seconds' (minutes 0.25-180, seconds 0-60).
+// parse reads 'minutes+seconds' (minutes 0.1-180, seconds 0-60).
 export function parse(text) {
   const m = /^\s*(\d+(?:\.\d+)?)\s*\+\s*(\d+(?:\.\d+)?)\s*$/.exec(text || '');
   if (!m) return null;
   const min = Number(m[1]), inc = Number(m[2]);
-  if (!(min >= 0.25 && min <= 180 && inc >= 0 && inc <= 60)) return null;
+  if (!(min >= 0.1 && min <= 180 && inc >= 0 && inc <= 60)) return null;
   return { base: Math.round(min * 60000), inc: Math.round(inc * 1000) };
 }
 
@@ -159,7 +159,7 @@ export function wireClock(onChange) {
     if (sel.value !== 'custom') apply();
   });
   custom.addEventListener('change', () => {
-    if (!apply()) message('Clock: minutes+seconds, e.g. 10+5 (0.25 to 180 minutes, 0 to 60 seconds).', 'error');
+    if (!apply()) message('Clock: minutes+seconds, e.g. 10+5 (0.1 to 180 minutes, 0 to 60 seconds).', 'error');
   });
   setInterval(tick, 100);
 }
