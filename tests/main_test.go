@@ -35,6 +35,9 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	if wasmDir != "" {
+		os.RemoveAll(wasmDir) // wasm_test.go's build
+	}
 	os.Exit(code)
 }
 

@@ -256,6 +256,9 @@ func lidraughtsSession(t *testing.T, node, dir, variant string) {
 		t.Fatalf("%d searches answered, want 5", len(runs))
 	}
 	// move-time=90 and depth=8 together: the analysis stops at depth 8.
+	if len(runs[0].infos) == 0 {
+		t.Fatal("no info line for the first analysis")
+	}
 	if last := runs[0].infos[len(runs[0].infos)-1]; !strings.HasPrefix(last, "info depth=8 ") {
 		t.Errorf("level move-time=90 then level depth=8: last line %q, want depth 8", last)
 	}
@@ -304,7 +307,9 @@ func benchAgainstNative(t *testing.T, node, dir string, depth int) {
 			step{Send: "go think"},
 			step{Wait: "done", Timeout: 120000})
 	}
-	head := []step{{Send: "hub"}, {Send: "set-param name=tt-size value=22"}, {Send: "init"}, {Wait: "ready", Timeout: 20000}}
+	// No endgame tables on either side: the browser build has none.
+	head := []step{{Send: "hub"}, {Send: "set-param name=tt-size value=22"}, {Send: "set-param name=egdb-pieces value=0"},
+		{Send: "init"}, {Wait: "ready", Timeout: 20000}}
 	events := runDriver(t, node, dir, append(head, steps...))
 	var wasmLines []string
 	for _, e := range events {

@@ -9,12 +9,26 @@
 const base = (self.location && self.location.href) || '';
 const here = (name) => (base ? new URL(name, base).href : name);
 
-importScripts(here('wasm_exec.js'));
+// fail says why Rio cannot answer, as a Hub error line (quotes and line
+// ends kept out of the message).
+const fail = (why) => self.postMessage('error message="' + String(why).replace(/["\r\n]/g, "'") + '"');
+
+let loaded = true;
+try {
+  importScripts(here('wasm_exec.js'));
+} catch (err) {
+  loaded = false;
+  fail('cannot start Rio: wasm_exec.js: ' + ((err && err.message) || err));
+}
 
 const early = [];
 let deliver = null;
+let exited = false; // Go has returned (quit, or a crash): messages are dropped
+let quitting = false;
 self.onmessage = (e) => {
+  if (exited) return;
   const line = String(e.data);
+  if (line.trim() === 'quit') quitting = true;
   if (deliver) deliver(line);
   else early.push(line);
 };
@@ -48,14 +62,23 @@ if (typeof setImmediate === 'function') {
 }
 self.rioYield = giveTurn;
 
-const go = new Go();
-fetch(here('rio.wasm'))
-  .then((r) => {
-    if (!r.ok) throw new Error('rio.wasm: HTTP ' + r.status);
-    return r.arrayBuffer();
-  })
-  .then((bytes) => WebAssembly.instantiate(bytes, go.importObject))
-  .then((m) => go.run(m.instance))
-  .catch((err) => {
-    self.postMessage('error message="cannot start Rio: ' + String(err && err.message || err).replace(/"/g, "'") + '"');
-  });
+if (loaded) {
+  const go = new Go();
+  fetch(here('rio.wasm'))
+    .then((r) => {
+      if (!r.ok) throw new Error('rio.wasm: HTTP ' + r.status);
+      return r.arrayBuffer();
+    })
+    .then((bytes) => WebAssembly.instantiate(bytes, go.importObject))
+    .then((m) => go.run(m.instance))
+    .then(() => {
+      // Go returns on quit (and closes the worker); any other return is
+      // a crash the page must hear of.
+      exited = true;
+      if (!quitting) fail('Rio stopped (exit code ' + go.exitCode + ')');
+    })
+    .catch((err) => {
+      exited = true;
+      fail('cannot start Rio: ' + ((err && err.message) || err));
+    });
+}

@@ -262,7 +262,9 @@ func TestBoardAccessible(t *testing.T) {
 	pg.waitFor(t, "the selection dropped", `!document.querySelector('#board [aria-selected="true"]')`)
 
 	// Ctrl+F is the browser's find: it does not flip the board; F does.
-	flipped := func() bool { return evalJS[bool](t, pg, `document.getElementById('flip').getAttribute('aria-pressed') === 'true'`) }
+	flipped := func() bool {
+		return evalJS[bool](t, pg, `document.getElementById('flip').getAttribute('aria-pressed') === 'true'`)
+	}
 	evalJS[chromedp.Void](t, pg, `document.getElementById('first').focus()`)
 	pg.key(t, "f", chromedp.ModifierCtrl)
 	if flipped() {

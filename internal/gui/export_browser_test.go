@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,6 +36,16 @@ func TestStaticBoard(t *testing.T) {
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building board.wasm: %v\n%s", err, out)
+	}
+	// The Hub worker beside it, to time "stop" through the browser's own
+	// event loop (tests/wasm_test.go runs it under Node).
+	hubBuild := exec.Command("go", "build", "-trimpath", "-ldflags=-s", "-o", filepath.Join(dir, "rio.wasm"), "../../cmd/wasm")
+	hubBuild.Env = build.Env
+	if out, err := hubBuild.CombinedOutput(); err != nil {
+		t.Fatalf("building rio.wasm: %v\n%s", err, out)
+	}
+	if err := copyFile("../../cmd/wasm/rio-worker.js", filepath.Join(dir, "rio-worker.js")); err != nil {
+		t.Fatal(err)
 	}
 	root, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
@@ -125,6 +136,17 @@ func TestStaticBoard(t *testing.T) {
 		})
 	}
 
+	t.Run("hub-worker", func(t *testing.T) {
+		ms := pg.hubWorkerStops(t)
+		t.Logf("rio-worker.js in Chromium: stop answered after %.1f ms", ms)
+		slices.Sort(ms)
+		// 100 ms, with slack only for a loaded machine: the best of three,
+		// and none near lidraughts' 1 s reboot.
+		if ms[0] > 100 || ms[len(ms)-1] > 800 {
+			t.Errorf("stop answered after %v ms, want within 100 ms", ms)
+		}
+	})
+
 	t.Run("analysis", func(t *testing.T) {
 		pg.redrawn(t, "two players", func() { pg.choose(t, "rio-side", "none") })
 		pg.analysis(t, 1)
@@ -163,6 +185,43 @@ func (pg *page) requestTime(t *testing.T) float64 {
 	})()`, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("timing a request: %v%s", err, pg.diag())
+	}
+	return ms
+}
+
+// hubWorkerStops starts rio-worker.js in the page, analyses the start
+// position without limit and answers how long "stop" took to give "done",
+// in milliseconds, three times.
+func (pg *page) hubWorkerStops(t *testing.T) []float64 {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(pg.ctx, 60*time.Second)
+	defer cancel()
+	ms, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(async () => {
+		const w = new Worker('rio-worker.js');
+		const lines = [];
+		let wake = null;
+		w.onmessage = (e) => { lines.push(String(e.data)); if (wake) wake(); };
+		const waitFor = (prefix) => new Promise((resolve, reject) => {
+			const t = setTimeout(() => reject(new Error('no ' + prefix + ': ' + lines.slice(-3).join(' | '))), 20000);
+			const check = () => { const i = lines.findIndex((l) => l.startsWith(prefix)); if (i >= 0) { lines.splice(0, i + 1); clearTimeout(t); wake = null; resolve(); return true; } return false; };
+			if (!check()) wake = check;
+		});
+		for (const c of ['hub', 'set-param name=tt-size value=22', 'set-param name=variant value=russian', 'init']) w.postMessage(c);
+		await waitFor('ready');
+		const out = [];
+		for (let i = 0; i < 3; i++) {
+			for (const c of ['pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww', 'level infinite', 'go analyze']) w.postMessage(c);
+			await waitFor('info depth=8 ');
+			const t0 = performance.now();
+			w.postMessage('stop');
+			await waitFor('done');
+			out.push(performance.now() - t0);
+		}
+		w.postMessage('quit');
+		return out;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("the Hub worker in the page: %v", err)
 	}
 	return ms
 }

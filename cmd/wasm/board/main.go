@@ -17,6 +17,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"strings"
@@ -75,6 +76,18 @@ func main() {
 				cancel()
 			}()
 			w := &messageWriter{id: id, post: post, header: http.Header{}}
+			defer func() {
+				// net/http recovers a handler's panic for its connection;
+				// here one would end the worker and every tab's search.
+				if p := recover(); p != nil {
+					w.buf.Reset()
+					w.status = 0
+					w.header.Set("Content-Type", "application/json")
+					w.WriteHeader(http.StatusInternalServerError)
+					fmt.Fprintf(w, `{"error":%q}`, fmt.Sprint("internal error: ", p))
+					w.end()
+				}
+			}()
 			r, err := http.NewRequestWithContext(ctx, method, "http://rio.board"+path, strings.NewReader(body))
 			if err != nil {
 				http.Error(w, err.Error(), http.StatusBadRequest)

@@ -7,11 +7,21 @@
 'use strict';
 
 const here = (name) => new URL(name, self.location.href).href;
-importScripts(here('wasm_exec.js'));
+const fail = (why) => self.postMessage({ id: -1, fatal: 'Rio could not start: ' + why });
+
+let loaded = true;
+try {
+  importScripts(here('wasm_exec.js'));
+} catch (err) {
+  loaded = false;
+  fail('wasm_exec.js: ' + ((err && err.message) || err));
+}
 
 const early = [];
 let deliver = null;
+let exited = false;
 self.onmessage = (e) => {
+  if (exited) return;
   if (deliver) deliver(e.data);
   else early.push(e.data);
 };
@@ -36,13 +46,16 @@ self.rioYield = (f) => {
   turn.port2.postMessage(0);
 };
 
-const go = new Go();
-go.argv = ['board', new URLSearchParams(self.location.search).get('variant') || ''];
-fetch(here('board.wasm'))
-  .then((r) => {
-    if (!r.ok) throw new Error('board.wasm: HTTP ' + r.status);
-    return r.arrayBuffer();
-  })
-  .then((bytes) => WebAssembly.instantiate(bytes, go.importObject))
-  .then((m) => go.run(m.instance))
-  .catch((err) => self.postMessage({ id: -1, fatal: 'Rio could not start: ' + String((err && err.message) || err) }));
+if (loaded) {
+  const go = new Go();
+  go.argv = ['board', new URLSearchParams(self.location.search).get('variant') || ''];
+  fetch(here('board.wasm'))
+    .then((r) => {
+      if (!r.ok) throw new Error('board.wasm: HTTP ' + r.status);
+      return r.arrayBuffer();
+    })
+    .then((bytes) => WebAssembly.instantiate(bytes, go.importObject))
+    .then((m) => go.run(m.instance))
+    .then(() => { exited = true; self.postMessage({ id: -1, fatal: 'Rio stopped (exit code ' + go.exitCode + ')' }); })
+    .catch((err) => { exited = true; fail(String((err && err.message) || err)); });
+}

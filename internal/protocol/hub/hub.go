@@ -292,7 +292,7 @@ func (h *Session) params() []string {
 	return []string{
 		Format("param", KV("name", "variant"), KV("value", h.variant.Name), KV("type", "enum"), KV("values", movegen.VariantNames())),
 		Format("param", KV("name", "threads"), KV("value", strconv.Itoa(h.threads)), KV("type", "int"), KV("min", "1"), KV("max", strconv.Itoa(maxThreads()))),
-		Format("param", KV("name", "tt-size"), KV("value", strconv.Itoa(h.ttSize)), KV("type", "int"), KV("min", strconv.Itoa(tt.MinMiB)), KV("max", strconv.Itoa(maxTTSize))),
+		Format("param", KV("name", "tt-size"), KV("value", strconv.Itoa(log2Entries(h.ttSize))), KV("type", "int"), KV("min", strconv.Itoa(log2Entries(tt.MinMiB))), KV("max", strconv.Itoa(log2Entries(maxTTSize)))),
 		Format("param", KV("name", "ponder"), KV("value", strconv.FormatBool(h.ponder)), KV("type", "bool")),
 		Format("param", KV("name", "move-overhead"), KV("value", strconv.Itoa(int(h.moveOverhead/time.Millisecond))), KV("type", "int"), KV("min", "0"), KV("max", "5000")),
 		Format("param", KV("name", "egdb-pieces"), KV("value", strconv.Itoa(h.tables.Pieces)), KV("type", "int"), KV("min", "0"), KV("max", strconv.Itoa(maxTablePieces))),
@@ -304,8 +304,6 @@ func (h *Session) params() []string {
 	}
 }
 
-const maxTTSize = 4096 // MiB
-
 // maxLog2Entries is the largest tt-size read as Scan reads it, the log2
 // of the table's entries; larger values are MiB.
 const maxLog2Entries = 32
@@ -313,13 +311,25 @@ const maxLog2Entries = 32
 // TableMiB is the table size in MiB that a tt-size value asks for. Values
 // up to 32 are Scan's log2 of entries (lidraughts sends 22 for 4 M
 // entries, its 64 MB), so a Scan host gets the table it asks for; larger
-// values are MiB. The result stays within tt.MinMiB..4096.
+// values are MiB (a lidraughts-bot config's 256). The result stays within
+// tt.MinMiB..maxTTSize (4096 MiB, 512 in the browser build).
 func TableMiB(value int) int {
 	if value > maxLog2Entries {
 		return min(value, maxTTSize)
 	}
 	bytes := uint64(1) << value * tt.EntrySize
 	return int(min(max(bytes>>20, tt.MinMiB), maxTTSize))
+}
+
+// log2Entries is how the tt-size parameter declares a table of mib MiB:
+// the log2 of its entries, rounded down, so that a GUI sending the value
+// back gets the same table.
+func log2Entries(mib int) int {
+	n := 0
+	for entries := uint64(mib) << 20 / tt.EntrySize; entries > 1; entries >>= 1 {
+		n++
+	}
+	return n
 }
 
 func maxThreads() int { return runtime.NumCPU() }

@@ -86,8 +86,19 @@ func TestTableMiB(t *testing.T) {
 			t.Errorf("tt-size %d: %d MiB, want %d", c.value, got, c.mib)
 		}
 	}
+	// The parameter is declared in log2 of entries, so a GUI sending back
+	// the value it read gets the same table.
+	for v := 16; v <= 28; v++ {
+		if mib := TableMiB(v); TableMiB(log2Entries(mib)) != mib {
+			t.Errorf("tt-size %d: %d MiB, declared %d, which is %d MiB", v, mib, log2Entries(mib), TableMiB(log2Entries(mib)))
+		}
+	}
 	s := newSession(t)
 	defer s.close()
+	p := s.hubParams()["tt-size"]
+	if v, _ := p.Get("value"); v != "22" {
+		t.Errorf("tt-size declared %q, want 22 (64 MiB)", v)
+	}
 	s.send("set-param name=tt-size value=22", "init")
 	if l, skipped := s.expect("ready", 5*time.Second); len(skipped) > 0 {
 		t.Errorf("tt-size 22: %q before %s", skipped, l)

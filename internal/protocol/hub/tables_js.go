@@ -11,3 +11,6 @@ const (
 	defaultTablePieces = 0
 	maxTablePieces     = 0
 )
+
+// maxTTSize bounds the transposition table in MiB (a browser tab has far less memory than a machine).
+const maxTTSize = 512

@@ -10,3 +10,6 @@ const (
 	defaultTablePieces = egdb.DefaultPieces
 	maxTablePieces     = egdb.MaxPieces
 )
+
+// maxTTSize bounds the transposition table in MiB.
+const maxTTSize = 4096

@@ -44,14 +44,18 @@ function workerTransport(url) {
   return {
     fetch(path, init) {
       if (fatal) return Promise.reject(new Error(fatal));
+      const signal = init && init.signal;
+      if (signal && signal.aborted) return Promise.reject(new DOMException('aborted', 'AbortError'));
       return new Promise((resolve, reject) => {
         let text = '';
-        const signal = init && init.signal;
+        const onAbort = () => { cancel(id); reject(new DOMException('aborted', 'AbortError')); };
         const id = send(path, init, (m) => {
           text += m.chunk || '';
-          if (m.end) resolve(new Response(text, { status: m.status, headers: { 'Content-Type': m.type || 'text/plain' } }));
+          if (!m.end) return;
+          if (signal) signal.removeEventListener('abort', onAbort);
+          resolve(new Response(text, { status: m.status, headers: { 'Content-Type': m.type || 'text/plain' } }));
         });
-        if (signal) signal.addEventListener('abort', () => { cancel(id); reject(new DOMException('aborted', 'AbortError')); });
+        if (signal) signal.addEventListener('abort', onAbort, { once: true });
       });
     },
     // A Server-Sent Events reader over the worker: named events with
@@ -64,7 +68,12 @@ function workerTransport(url) {
         addEventListener(type, f) { (listeners[type] = listeners[type] || []).push(f); },
         close() { if (id) { cancel(id); id = 0; } },
       };
-      let id = send(path, { method: 'GET' }, (m) => {
+      let id = 0;
+      if (fatal) {
+        setTimeout(() => { if (src.onerror) src.onerror(new Event('error')); }, 0);
+        return src;
+      }
+      id = send(path, { method: 'GET' }, (m) => {
         buf += m.chunk || '';
         let i;
         while ((i = buf.indexOf('\n\n')) >= 0) {
@@ -82,7 +91,9 @@ function workerTransport(url) {
       });
       return src;
     },
-    beacon(path, body) { send(path, { method: 'POST', body, headers: { 'Content-Type': 'application/json' } }, () => {}); },
+    beacon(path, body) {
+      if (!fatal) send(path, { method: 'POST', body, headers: { 'Content-Type': 'application/json' } }, () => {});
+    },
   };
 }
 
