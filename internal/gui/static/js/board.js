@@ -83,6 +83,7 @@ export function renderBoard() {
     let cls = 'sq-dark';
     if (sel && sel.from === sq.id) cls = 'sq-sel';
     svgEl('rect', { x, y, width: 100, height: 100, class: cls }, g);
+    if (cls === 'sq-sel') svgEl('rect', { x: x + 4, y: y + 4, width: 92, height: 92, class: 'sq-sel-ring' }, g);
     if (cls === 'sq-dark' && lastSquares.has(sq.id)) svgEl('rect', { x, y, width: 100, height: 100, class: 'sq-last' }, g);
     if (mode === 'numbers') {
       const t = svgEl('text', { x: x + 6, y: y + 20, class: 'sq-num' }, g);
