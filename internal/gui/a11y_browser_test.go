@@ -346,6 +346,17 @@ func TestBoardClock(t *testing.T) {
 	if s := evalJS[string](t, pg, `document.getElementById('status').textContent`); !strings.HasPrefix(s, "Black to move") {
 		t.Fatalf("status %q", s)
 	}
+	// Looking back through the game leaves the clock of the side to move
+	// at its end running.
+	before := clock("black")
+	evalJS[chromedp.Void](t, pg, `document.activeElement && document.activeElement.blur()`)
+	pg.key(t, kb.Home)
+	pg.waitFor(t, "the first position shown", `document.getElementById('status').textContent.includes('(move 0 of')`)
+	time.Sleep(1500 * time.Millisecond)
+	if after := clock("black"); before-after < 1 {
+		t.Errorf("Black's clock went from %v to %v s while the start was shown", before, after)
+	}
+	pg.key(t, kb.End)
 
 	// The export records the control and each move's clock.
 	pg.open(t, "pdn-box")
@@ -359,6 +370,11 @@ func TestBoardClock(t *testing.T) {
 	// The player's flag: a custom 0.1+0 game (6 s), Rio plays White, the
 	// player never moves.
 	pg.choose(t, "clock", "custom")
+	pg.click(t, "#flip") // a redraw while the custom control is being typed keeps it
+	if v := evalJS[string](t, pg, `document.getElementById('clock').value`); v != "custom" {
+		t.Errorf("the clock menu went back to %q while a custom control was being typed", v)
+	}
+	pg.click(t, "#flip")
 	pg.setText(t, "clock-custom", "0.1+0")
 	evalJS[chromedp.Void](t, pg, `document.getElementById('clock-custom').dispatchEvent(new Event('change'))`)
 	pg.redrawn(t, "a new game", func() { pg.click(t, "#new-game") })

@@ -116,7 +116,12 @@ func (req *searchRequest) limits() (search.Limits, search.Options, error) {
 			return search.Limits{}, search.Options{}, badf("clock time %g inc %g: expected 0-%d seconds", c.Time, c.Inc, maxClock)
 		}
 		seconds := func(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
-		lim := search.Limits{HasClock: true, Time: seconds(c.Time), Inc: seconds(c.Inc)}
+		// The page credits the increment after the move (Fischer, as on
+		// lidraughts); the engine counts it as credited before (Hub's
+		// level time= inc=): of the time left, the increment's share is
+		// passed as that increment, so Rio never budgets what it has not.
+		inc := min(c.Inc, c.Time)
+		lim := search.Limits{HasClock: true, Time: seconds(c.Time - inc), Inc: seconds(inc)}
 		return lim, search.Options{Level: req.Level}, nil
 	}
 	mt := req.MoveTime

@@ -6,14 +6,17 @@
 import { $, svgEl, message } from './dom.js';
 import { transport, api } from './transport.js';
 import { settings, save } from './store.js';
-import { rec, gameReq, moveText, playLine, goTo, sideName } from './game.js';
+import { rec, gameReq, moveText, playLine, goTo, sideName, isThinking, setEval, setEvals } from './game.js';
 
 let source = null; // the analysis stream (an EventSource or the worker's)
 
 export function running() { return source !== null; }
 
+// start analyses the position shown. Not while Rio thinks: the tab has one
+// search, and Rio's move comes first.
 export function start() {
   stop();
+  if (isThinking()) return;
   const st = rec.state;
   if (!st || st.result !== '*') {
     render(null);
@@ -31,7 +34,7 @@ export function start() {
     const a = JSON.parse(ev.data);
     if (a.lines.length) {
       render(a);
-      if (a.depth >= 6) { rec.evals[rec.cursor] = a.lines[0].score.white; renderGraph(); }
+      if (a.depth >= 6) { setEval(rec.cursor, a.lines[0].score.white); renderGraph(); }
     }
     if (a.done) { src.close(); if (source === src) source = null; }
   });
@@ -50,7 +53,7 @@ export function stop() {
 // stopAll stops the analysis and tells Rio to stop the tab's search.
 export function stopAll() {
   stop();
-  api('/api/stop', { tab: rec.tab }).catch(() => {});
+  if (!isThinking()) api('/api/stop', { tab: rec.tab }).catch(() => {});
   render(null);
 }
 
@@ -71,6 +74,10 @@ function sideTip(sc, side) {
 
 export function render(a) {
   const lines = $('an-lines');
+  // A line's move that has the focus keeps it in the redrawn lines.
+  const f = document.activeElement;
+  let keep = null;
+  if (f && f.classList && f.classList.contains('pv-move') && lines.contains(f)) keep = [f.dataset.line, f.dataset.k];
   lines.textContent = '';
   const st = rec.state;
   if (!a || !st) {
@@ -85,7 +92,7 @@ export function render(a) {
   $('an-score').title = sideTip(top, st.side);
   $('an-info').textContent = 'depth ' + a.depth + ' · ' + formatNPS(a.nps) + ' · ' + a.time.toFixed(1) + ' s';
   $('an-table').textContent = a.table ? 'tables: ' + a.table : tableText();
-  a.lines.forEach((l) => {
+  a.lines.forEach((l, n) => {
     const li = document.createElement('li');
     const sc = document.createElement('span');
     sc.className = 'score';
@@ -99,12 +106,18 @@ export function render(a) {
       b.className = 'pv-move';
       b.textContent = moveText(m);
       b.title = 'play up to here';
+      b.dataset.line = String(n);
+      b.dataset.k = String(k);
       b.addEventListener('click', () => playLine(l.pv.slice(0, k + 1)));
       li.appendChild(b);
       li.appendChild(document.createTextNode(' '));
     });
     lines.appendChild(li);
   });
+  if (keep) {
+    const b = lines.querySelector(`.pv-move[data-line="${keep[0]}"][data-k="${keep[1]}"]`);
+    if (b) b.focus();
+  }
 }
 
 function tableText() {
@@ -117,13 +130,14 @@ function formatNPS(n) {
 }
 
 export async function scoreGame() {
+  if (isThinking()) return; // the tab's one search is Rio's move
   message('Scoring the game…', 'info');
   stop();
   const gen = rec.gen;
   try {
     const ans = await api('/api/graph', { tab: rec.tab, game: gameReq() });
     if (gen !== rec.gen) return;
-    rec.evals = ans.scores;
+    setEvals(ans.scores);
     save();
     renderGraph();
     message('The game is scored.', 'info');

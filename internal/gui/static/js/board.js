@@ -23,8 +23,6 @@ export function positionChanged(prev, st) {
   if (!same || !sel || !st.legal.some((m) => m.from === sel.from)) sel = null;
 }
 
-export function clearSelection() { sel = null; }
-
 // place returns the drawn (x, y) of a square, the board turned if flipped.
 function place(sq) {
   let r = sq.row, c = sq.col;
@@ -78,12 +76,12 @@ export function renderBoard() {
       role: 'gridcell', 'data-sq': sq.id, 'data-num': sq.num, 'data-name': sq.name,
       tabindex: sq.id === focusSq ? '0' : '-1',
       'aria-label': cellName(sq, p, lastSquares.has(sq.id), next.has(sq.id)),
-      'aria-selected': sel && sel.from === sq.id ? 'true' : 'false',
     }, rows[r]);
+    if (sel && sel.from === sq.id) g.setAttribute('aria-selected', 'true');
     let cls = 'sq-dark';
     if (sel && sel.from === sq.id) cls = 'sq-sel';
     svgEl('rect', { x, y, width: 100, height: 100, class: cls }, g);
-    if (cls === 'sq-sel') svgEl('rect', { x: x + 4, y: y + 4, width: 92, height: 92, class: 'sq-sel-ring' }, g);
+    if (cls === 'sq-sel') svgEl('rect', { x: x + 14, y: y + 14, width: 72, height: 72, class: 'sq-sel-ring' }, g);
     if (cls === 'sq-dark' && lastSquares.has(sq.id)) svgEl('rect', { x, y, width: 100, height: 100, class: 'sq-last' }, g);
     if (mode === 'numbers') {
       const t = svgEl('text', { x: x + 6, y: y + 20, class: 'sq-num' }, g);
@@ -91,7 +89,8 @@ export function renderBoard() {
     }
     if (p && !(drag && drag.from === sq.id && drag.moved)) drawPiece(g, x + 50, y + 50, p, taken.has(sq.id));
     if (next.has(sq.id)) svgEl('circle', { cx: x + 50, cy: y + 50, r: p ? 44 : 14, class: p ? 'via' : 'target' }, g);
-    svgEl('rect', { x: x + 4, y: y + 4, width: 92, height: 92, class: 'sq-focus' }, g);
+    svgEl('rect', { x: x + 3, y: y + 3, width: 94, height: 94, class: 'sq-focus sq-focus-out' }, g);
+    svgEl('rect', { x: x + 8, y: y + 8, width: 84, height: 84, class: 'sq-focus sq-focus-in' }, g);
   });
   if (mode === 'coords') drawCoords(svg);
   if (drag && drag.moved) {
@@ -106,8 +105,7 @@ export function renderBoard() {
 // notation, what stands there, and its part in the move being entered.
 function cellName(sq, p, last, next) {
   let s = (labelsMode() === 'numbers' ? String(sq.num) : sq.name) + ', ' + (p ? pieceNames[p] : 'empty');
-  if (sel && sel.from === sq.id) s += ', selected';
-  else if (next) s += p ? ', to take' : ', move here';
+  if (next && !(sel && sel.from === sq.id)) s += p ? ', to take' : ', move here';
   if (last) s += ', last move';
   return s;
 }

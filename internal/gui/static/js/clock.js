@@ -10,7 +10,7 @@
 
 import { $, message } from './dom.js';
 import { settings } from './store.js';
-import { rec, over, atEnd, setResult, sideName } from './game.js';
+import { rec, over, setResult, sideName, sideAt } from './game.js';
 
 // presets are the controls offered besides a custom one: minutes +
 // seconds of increment.
@@ -28,6 +28,12 @@ export function parse(text) {
 }
 
 export function timed() { return !!c; }
+
+// clear makes the game untimed (a position set up or a game loaded).
+export function clear() {
+  c = null;
+  render();
+}
 
 // reset starts the clock of a new game from the setting (none: untimed).
 export function reset() {
@@ -52,12 +58,11 @@ function left(side) {
   return ms;
 }
 
-// sync runs the clock of the side to move while the game goes on at its
-// end, and stops it otherwise.
+// sync runs the clock of the side to move at the game's end while the
+// game goes on, whatever position is shown, and stops it otherwise.
 export function sync() {
   if (!c) return;
-  const st = rec.state;
-  const side = st && st.result === '*' && !rec.game.result && atEnd() ? st.side : null;
+  const side = rec.state && !over() ? sideAt(rec.game.moves.length) : null;
   if (side !== c.running) {
     if (c.running) c.left[c.running] = left(c.running);
     c.running = side;
@@ -67,13 +72,19 @@ export function sync() {
 }
 
 // moved charges side for its move (ply the game's length before it) and
-// credits the increment.
+// credits the increment; false when side's time was already up (its flag
+// falls instead).
 export function moved(side, ply) {
-  if (!c || c.running !== side) return;
+  if (!c || c.running !== side) return true;
+  if (left(side) <= 0) {
+    flag(side);
+    return false;
+  }
   c.left[side] = left(side) + c.inc;
   c.after[ply] = c.left[side];
   c.after.length = ply + 1;
   c.running = null;
+  return true;
 }
 
 export function stop() {
@@ -121,6 +132,7 @@ function cannotWin(side) {
 
 function flag(side) {
   const other = side === 'white' ? 'black' : 'white';
+  c.running = null;
   c.left[side] = 0;
   if (cannotWin(other)) setResult('1-1', sideName(side) + ' ran out of time; ' + sideName(other) + ' cannot win');
   else setResult(side === 'white' ? '0-2' : '2-0', sideName(side) + ' ran out of time');
@@ -144,19 +156,24 @@ function tick() {
   if (left(c.running) <= 0 && !over()) flag(c.running);
 }
 
+// customPending: "custom…" is chosen and its field not yet read.
+let customPending = false;
+
 export function wireClock(onChange) {
   const sel = $('clock');
   const custom = $('clock-custom');
   const apply = () => {
     const v = sel.value === 'custom' ? custom.value : sel.value;
     if (v && !parse(v)) return false;
+    customPending = false;
     settings.clock = v;
     onChange();
     return true;
   };
   sel.addEventListener('change', () => {
     $('clock-custom-box').hidden = sel.value !== 'custom';
-    if (sel.value !== 'custom') apply();
+    customPending = sel.value === 'custom' && !parse(custom.value);
+    if (!customPending) apply();
   });
   custom.addEventListener('change', () => {
     if (!apply()) message('Clock: minutes+seconds, e.g. 10+5 (0.1 to 180 minutes, 0 to 60 seconds).', 'error');
@@ -166,6 +183,7 @@ export function wireClock(onChange) {
 
 // showSetting puts the clock setting into its controls.
 export function showSetting() {
+  if (customPending) return; // the player is typing one
   const sel = $('clock');
   const known = settings.clock === '' || presets.includes(settings.clock);
   sel.value = known ? settings.clock : 'custom';

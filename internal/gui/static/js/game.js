@@ -20,7 +20,8 @@ export const rec = {
   cursor: 0,             // ply shown
   state: null,           // the last /api/game answer
   evals: [],             // per ply, White's view, in men
-  gen: 0,                // bumped by every change of the game: late answers are dropped
+  gen: 0,                // bumped by every new position shown: late answers are dropped
+  version: 0,            // bumped by every change of the game record: Rio's late moves and draw answers are dropped
   tab: tabId(),
 };
 
@@ -41,6 +42,25 @@ export function emptyGame(variant, fen = '') {
 }
 
 export function variant() { return rec.variants[rec.game.variant]; }
+
+// init takes the engine's configuration: its variants, and the one a new
+// page starts with.
+export function init(config) {
+  rec.config = config;
+  config.variants.forEach((v) => { rec.variants[v.name] = v; });
+  rec.game = emptyGame(config.variant);
+}
+
+// setEval records White's score of ply (the graph's), or all of them.
+export function setEval(ply, white) { rec.evals[ply] = white; }
+export function setEvals(list) { rec.evals = list; }
+
+// changed marks a change of the game record: answers about the game as
+// it was are dropped.
+function changed() {
+  rec.version++;
+  stopThinking();
+}
 
 export function gameReq(at) {
   const g = { variant: rec.game.variant, fen: rec.game.fen, moves: rec.game.moves };
@@ -95,7 +115,8 @@ export function restore(s) {
 // Rio's move or the analysis where they are due.
 export async function refresh() {
   const gen = ++rec.gen;
-  stopThinking();
+  const text0 = said;
+  said = '';
   analysis.stop();
   let st;
   try {
@@ -112,11 +133,10 @@ export async function refresh() {
   save();
   render();
   const text = statusText();
-  announce(said ? said + '. ' + text : text);
-  said = '';
+  announce(text0 ? text0 + '. ' + text : text);
   if (!setup.active()) {
-    if (rioTurn()) rioMove();
-    else if (settings.analyse) analysis.start();
+    if (rioTurn()) { if (!thinking) rioMove(); }
+    else if (settings.analyse && !thinking) analysis.start();
   }
   return true;
 }
@@ -147,7 +167,8 @@ export function statusText() {
 export function play(move, by) {
   if (rec.game.result) return;
   const mover = by || sideName(rec.state.side);
-  if (atEnd()) clock.moved(rec.state.side, rec.cursor);
+  if (atEnd() && !clock.moved(rec.state.side, rec.cursor)) return; // the flag fell first
+  changed();
   rec.game.moves = rec.game.moves.slice(0, rec.cursor);
   rec.evals = rec.evals.slice(0, rec.cursor + 1);
   rec.game.moves.push(move.move);
@@ -160,14 +181,17 @@ export function play(move, by) {
 // playLine plays the moves of an analysis line from the position shown.
 export function playLine(pv) {
   if (rec.game.result || clock.timed()) return;
+  changed();
   rec.game.moves = rec.game.moves.slice(0, rec.cursor).concat(pv.map((m) => m.move));
   rec.evals = rec.evals.slice(0, rec.cursor + 1);
   rec.cursor = rec.game.moves.length;
   refresh();
 }
 
+// rioMove asks Rio for its move at the game's end. It goes on while the
+// player looks back through the game; a change of the game drops it.
 async function rioMove() {
-  const gen = rec.gen;
+  const version = rec.version;
   const ctl = new AbortController();
   thinking = ctl;
   render();
@@ -177,13 +201,14 @@ async function rioMove() {
     if (c) body.clock = c;
     else if (!settings.level) body.movetime = settings.movetime;
     const ans = await api('/api/search', body, ctl.signal);
-    if (gen !== rec.gen) return;
+    if (version !== rec.version) return;
     thinking = null;
+    rec.cursor = rec.game.moves.length; // Rio's move is played at the end, where the player may not be looking
     rec.evals[rec.cursor] = ans.score.white;
     play(ans.move, 'Rio');
   } catch (e) {
     if (e.name === 'AbortError') return;
-    if (gen === rec.gen) { thinking = null; message(e.message, 'error'); render(); }
+    if (version === rec.version) { thinking = null; message(e.message, 'error'); render(); }
   }
 }
 
@@ -194,7 +219,7 @@ export function stopThinking() {
 // setResult ends the game with a result the rules did not give (a
 // resignation, an agreed draw, a flag fall).
 export function setResult(result, reason) {
-  stopThinking();
+  changed();
   analysis.stop();
   rec.game.result = result;
   rec.game.reason = reason;
@@ -205,6 +230,7 @@ export function setResult(result, reason) {
 }
 
 export function newGame(variantName, fen) {
+  changed();
   rec.game = emptyGame(variantName || rec.game.variant, fen || '');
   rec.cursor = 0;
   rec.evals = [];
@@ -215,7 +241,7 @@ export function newGame(variantName, fen) {
 
 export function takeBack() {
   if (!rec.game.moves.length || clock.timed()) return;
-  stopThinking();
+  changed();
   let n = rec.game.moves.length - 1;
   // Against Rio, back to the last position where the player was to move.
   if (settings.rio !== 'none') while (n > 0 && sideAt(n) === settings.rio) n--;
@@ -249,12 +275,12 @@ export async function offerDraw() {
   if (over()) return;
   if (settings.rio === 'none') { setResult('1-1', 'draw agreed'); return; }
   analysis.stop();
-  const gen = rec.gen;
+  const version = rec.version;
   try {
     const ans = await api('/api/draw', { tab: rec.tab, game: gameReq(), rio: settings.rio });
-    // A take back, a move or a new game since: the answer was about
-    // another position.
-    if (gen !== rec.gen) return;
+    // A take back, a move, a resignation, a flag or a new game since: the
+    // answer was about a game that has moved on.
+    if (version !== rec.version || over()) return;
     if (ans.accept) {
       message('Rio accepts the draw.', 'info');
       setResult('1-1', 'draw agreed');
@@ -263,7 +289,7 @@ export async function offerDraw() {
       if (settings.analyse) analysis.start();
     }
   } catch (e) {
-    if (gen === rec.gen) message(e.message, 'error');
+    if (version === rec.version) message(e.message, 'error');
   }
 }
 
@@ -282,10 +308,11 @@ export async function loadFEN(fen) {
     message(e.message, 'error');
     return false;
   }
+  changed();
   rec.game = emptyGame(rec.game.variant, fen);
   rec.cursor = 0;
   rec.evals = [];
-  clock.reset();
+  clock.clear(); // a position to study: untimed
   message('');
   return true;
 }
@@ -293,16 +320,20 @@ export async function loadFEN(fen) {
 // loadGame shows an imported game at its end, a result the record
 // declares kept when the rules give none.
 export async function loadGame(g) {
+  changed();
   rec.game = Object.assign(emptyGame(g.variant, g.fen), { moves: g.moves, tags: g.tags || {} });
   rec.cursor = g.moves.length;
   rec.evals = [];
-  clock.reset();
-  settings.rio = 'none'; // a game to look at, not to play against
+  clock.clear(); // a game to look at: untimed
+  settings.rio = 'none'; // ... and not to play against
   const ok = await refresh();
-  if (ok && rec.state.final === '*' && g.result !== '*' && !g.error) {
-    rec.game.result = g.result;
-    rec.game.reason = 'result of the record';
-    save();
-    render();
-  }
+  if (ok && rec.state.final === '*' && g.result !== '*' && !g.error) setResult(g.result, 'result of the record');
+}
+
+// setRio changes the side Rio plays; Rio's move in progress is dropped.
+export function setRio(side) {
+  changed();
+  settings.rio = side;
+  save();
+  refresh();
 }

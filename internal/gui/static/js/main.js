@@ -34,7 +34,7 @@ function renderControls() {
   $('rio-side').value = settings.rio;
   $('level').value = String(settings.level);
   $('movetime').value = settings.movetime;
-  $('movetime-box').hidden = settings.level !== 0 || !!settings.clock;
+  $('movetime-box').hidden = settings.level !== 0 || clock.timed();
   $('lines').value = String(settings.lines);
   $('analyse').checked = settings.analyse;
   clock.showSetting();
@@ -42,6 +42,10 @@ function renderControls() {
   $('resign').disabled = done || setup.active();
   $('draw').disabled = done || setup.active() || game.isThinking();
   $('takeback').disabled = !rec.game.moves.length || clock.timed();
+  // A timed game in progress is played out: no set-up, no scoring search
+  // while Rio thinks (the tab's one search is its move).
+  $('setup').disabled = clock.timed() && !done;
+  $('score-game').disabled = game.isThinking();
   if (!settings.analyse) analysis.render(null);
   clock.render();
 }
@@ -58,7 +62,7 @@ function renderAll() {
 // page).
 function onKey(e) {
   if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
-  if (e.target.closest && e.target.closest('input, textarea, select, #board')) return;
+  if (e.target.closest && e.target.closest('input, textarea, select')) return;
   if (e.key === 'ArrowLeft') game.goTo(rec.cursor - 1);
   else if (e.key === 'ArrowRight') game.goTo(rec.cursor + 1);
   else if (e.key === 'Home') game.goTo(0);
@@ -114,7 +118,7 @@ function wire() {
     save();
     renderControls();
   });
-  $('rio-side').addEventListener('change', (e) => { settings.rio = e.target.value; save(); game.refresh(); });
+  $('rio-side').addEventListener('change', (e) => game.setRio(e.target.value));
   $('new-game').addEventListener('click', () => game.newGame());
   $('takeback').addEventListener('click', game.takeBack);
   $('resign').addEventListener('click', game.resign);
@@ -145,20 +149,20 @@ function wire() {
 }
 
 async function main() {
+  let config;
   try {
-    rec.config = await apiGet('/api/config');
+    config = await apiGet('/api/config');
   } catch (e) {
     message('Rio is not answering: ' + e.message, 'error');
     return;
   }
+  game.init(config);
   const sel = $('variant');
   rec.config.variants.forEach((v) => {
-    rec.variants[v.name] = v;
     const o = document.createElement('option');
     o.value = v.name; o.textContent = v.title;
     sel.appendChild(o);
   });
-  rec.game = game.emptyGame(rec.config.variant);
   game.onRender(renderAll);
   wire();
   const restored = game.restore(load());

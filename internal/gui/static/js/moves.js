@@ -31,8 +31,6 @@ export function renderMoves() {
     li.appendChild(b);
   });
   const cur = ol.querySelector('.current');
-  if (cur) {
-    cur.scrollIntoView({ block: 'nearest' });
-    if (hadFocus) cur.focus();
-  }
+  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  if (hadFocus) (cur || ol.querySelector('button') || $('first')).focus();
 }
