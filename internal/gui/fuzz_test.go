@@ -6,8 +6,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/rs/zerolog"
 )
@@ -157,6 +159,49 @@ func FuzzImport(f *testing.F) {
 			if w2.Code != http.StatusOK {
 				t.Fatalf("imported game %d %s does not load: %d %s", ig.Number, b, w2.Code, w2.Body)
 			}
+		}
+	})
+}
+
+// FuzzExport: any export request, with tags, a result and move clocks,
+// gets a PDN that reads back to the same moves, or a 4xx naming the
+// problem; never a panic.
+func FuzzExport(f *testing.F) {
+	for _, s := range []string{
+		`{"game":{"variant":"brazilian","moves":["22-18","11-15"]},"tags":{"TimeControl":"180+2"},"result":"*","clocks":[179.5,null]}`,
+		`{"game":{"variant":"russian","moves":["c3-d4"]},"result":"2-0","clocks":[9.25]}`,
+		`{"game":{"variant":"portuguese"},"clocks":[1]}`,
+		`{"game":{"variant":"brazilian","moves":["22-18"]},"clocks":[-1]}`,
+		`{"game":{"variant":"brazilian","moves":["22-18"]},"clocks":[1e300]}`,
+		`{"game":{"variant":"brazilian","moves":["22-18"]},"tags":{"a b":"x"}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	s := fuzzServer()
+	f.Fuzz(func(t *testing.T, body []byte) {
+		w := fuzzServe(s, "POST", "/api/pdn/export", "application/json", body)
+		checkAnswer(t, "export", w)
+		if w.Code != http.StatusOK {
+			return
+		}
+		var out struct {
+			PDN string `json:"pdn"`
+		}
+		if err := json.Unmarshal(w.Body.Bytes(), &out); err != nil || out.PDN == "" {
+			t.Fatalf("export answer %s: %v", w.Body, err)
+		}
+		var req struct {
+			Game struct {
+				Moves []string `json:"moves"`
+			} `json:"game"`
+		}
+		json.Unmarshal(body, &req)
+		games, err := game.ReadPDN(strings.NewReader(out.PDN), movegen.Brazilian)
+		if err != nil || len(games) != 1 || games[0].Err != nil {
+			t.Fatalf("the export does not read back (%v):\n%s", err, out.PDN)
+		}
+		if got := games[0].Game.Ply(); got != len(req.Game.Moves) {
+			t.Fatalf("read back %d moves, sent %d:\n%s", got, len(req.Game.Moves), out.PDN)
 		}
 	})
 }
