@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"runtime"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/riodraughts/rio/internal/book"
 	"github.com/riodraughts/rio/internal/egdb"
 	"github.com/riodraughts/rio/internal/eval"
 	"github.com/riodraughts/rio/internal/game"
@@ -67,6 +69,14 @@ type Session struct {
 	// drawRules are the draw rules the GUI applies (draw-rules): the game
 	// record, and so the search, follows them.
 	drawRules game.RuleSet
+	// useBook (book) lets go think play from the opening book bookFile
+	// (book-file, loaded as books[variant]), a move drawn among those
+	// within bookMargin (book-margin) of the best; go analyze never does.
+	useBook    bool
+	bookFile   string
+	books      map[*movegen.Variant]*book.Book
+	bookMargin int
+	rng        *rand.Rand
 
 	engine  *search.Engine
 	game    *game.Game
@@ -91,7 +101,8 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, id Identity, log zero
 	h := &Session{
 		id: id, log: log, out: &lineWriter{w: bufio.NewWriter(out)},
 		variant: movegen.Brazilian, threads: 1, ttSize: 64, moveOverhead: search.Safety,
-		evalName: eval.Names[0],
+		evalName: eval.Names[0], useBook: true, bookMargin: defaultBookMargin,
+		books: map[*movegen.Variant]*book.Book{}, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x626f6f6b)),
 	}
 	h.game = game.NewRules(h.variant, h.variant.Start(), h.drawRules)
 	h.setTables(defaultTablePieces, "")
@@ -301,6 +312,9 @@ func (h *Session) params() []string {
 		Format("param", KV("name", "eval-file"), KV("value", h.evalFile), KV("type", "string")),
 		Format("param", KV("name", "level"), KV("value", strconv.Itoa(h.playLevel)), KV("type", "int"), KV("min", "0"), KV("max", strconv.Itoa(search.MaxLevel))),
 		Format("param", KV("name", "draw-rules"), KV("value", h.drawRules.String()), KV("type", "enum"), KV("values", strings.Join(game.RuleSetNames, " "))),
+		Format("param", KV("name", "book"), KV("value", strconv.FormatBool(h.useBook)), KV("type", "bool")),
+		Format("param", KV("name", "book-file"), KV("value", h.bookFile), KV("type", "string")),
+		Format("param", KV("name", "book-margin"), KV("value", strconv.Itoa(h.bookMargin)), KV("type", "int"), KV("min", "0"), KV("max", "100")),
 	}
 }
 
@@ -375,15 +389,48 @@ func (h *Session) setParam(l Line) {
 				h.engine = nil // reallocated at the next init or search
 			}
 		}
-	case "ponder":
+	case "ponder", "book":
+		var on bool
 		switch strings.ToLower(value) {
 		case "true", "1", "yes", "on":
-			h.ponder = true
+			on = true
 		case "false", "0", "no", "off", "none":
-			h.ponder = false
 		default:
-			h.errorf("ponder: value %q is not true or false", text.Clip(value, 60))
+			h.errorf("%s: value %q is not true or false", name, text.Clip(value, 60))
+			return
 		}
+		if name == "ponder" {
+			h.ponder = on
+		} else {
+			h.useBook = on
+		}
+	case "book-margin":
+		if n, ok := intValue(0, 100); ok {
+			h.bookMargin = n
+		}
+	case "book-file":
+		if value == "" {
+			h.bookFile, h.books = "", map[*movegen.Variant]*book.Book{}
+			return
+		}
+		// The file's variant is the one it declares; hosts send the
+		// variant before or after it.
+		var loaded *book.Book
+		var errs []string
+		for _, v := range movegen.Variants {
+			bk, err := book.Load(value, v)
+			if err == nil {
+				loaded = bk
+				break
+			}
+			errs = append(errs, err.Error())
+		}
+		if loaded == nil {
+			h.errorf("book-file: %s; the previous book stays", bookError(errs))
+			return
+		}
+		h.bookFile = value
+		h.books = map[*movegen.Variant]*book.Book{loaded.Variant: loaded}
 	case "move-overhead":
 		if n, ok := intValue(0, 5000); ok {
 			h.moveOverhead = time.Duration(n) * time.Millisecond
@@ -623,6 +670,9 @@ func (h *Session) startSearch(l Line) {
 	}
 	g := h.game
 	v := h.variant
+	if mode == "think" && h.bookMove(r) {
+		return
+	}
 	if p := g.Position(); p.Occupied().Count() <= egdb.Reach {
 		h.tables.For(v) // the endgame is near: prepare the tables
 	}
@@ -679,4 +729,39 @@ func (h *Session) stopSearch() {
 		h.cur.s.Wait()
 		h.cur = nil
 	}
+}
+
+// defaultBookMargin is how far below the best book move (hundredths of a
+// man) go think may still draw its move: a bot playing many games from
+// the start does not repeat one game.
+const defaultBookMargin = 4
+
+// bookMove answers go think from the book when the position is in it,
+// the game has not ended by the rules and the book is on.
+func (h *Session) bookMove(r *running) bool {
+	bk := h.books[h.variant]
+	// The weaker levels choose their own moves: a book would make them
+	// play the opening as the full engine does.
+	if !h.useBook || bk == nil || r.game.EndPly() >= 0 || h.playLevel > 0 {
+		return false
+	}
+	p := r.game.Position()
+	c, ok := bk.Choose(&p, h.bookMargin, h.rng)
+	if !ok {
+		return false
+	}
+	h.log.Debug().Str("move", h.variant.FormatMove(c.Move)).Int("score", c.Score).Msg("book move")
+	h.out.send(Format("done", KV("move", h.variant.FormatMove(c.Move))))
+	return true
+}
+
+// bookError names why no variant's book could be read from a file: the
+// damage, when every variant names the same.
+func bookError(errs []string) string {
+	for _, e := range errs {
+		if !strings.Contains(e, "a book of GameType") {
+			return e
+		}
+	}
+	return errs[0]
 }

@@ -1,0 +1,86 @@
+package book
+
+import (
+	"math/rand/v2"
+	"slices"
+
+	"github.com/riodraughts/rio/internal/movegen"
+)
+
+// Book is a loaded book of one variant.
+type Book struct {
+	Variant *movegen.Variant
+	records []Record // sorted (format.go)
+}
+
+// New returns a book of records (sorted here).
+func New(v *movegen.Variant, records []Record) *Book {
+	recs := slices.Clone(records)
+	slices.SortFunc(recs, compareRecords)
+	return &Book{Variant: v, records: recs}
+}
+
+// Len is the number of records.
+func (b *Book) Len() int { return len(b.records) }
+
+// Positions is the number of positions the book holds.
+func (b *Book) Positions() int {
+	n := 0
+	for i, r := range b.records {
+		if i == 0 || r.Key != b.records[i-1].Key {
+			n++
+		}
+	}
+	return n
+}
+
+// Records returns a copy of the records.
+func (b *Book) Records() []Record { return slices.Clone(b.records) }
+
+// Choice is a book move of a position with its score.
+type Choice struct {
+	Move  movegen.Move
+	Score int
+}
+
+// Lookup returns the book's moves of p that are legal there, best first;
+// nil when p is not in the book. A record whose move is not legal in p
+// (another position of the same hash) makes the whole position unknown.
+func (b *Book) Lookup(p *movegen.Position) []Choice {
+	if b == nil {
+		return nil
+	}
+	i, _ := slices.BinarySearchFunc(b.records, p.Hash, func(r Record, key uint64) int { return cmpU64(r.Key, key) })
+	var buf [movegen.MaxMoves]movegen.Move
+	legal := b.Variant.Generate(p, buf[:0])
+	var out []Choice
+	for ; i < len(b.records) && b.records[i].Key == p.Hash; i++ {
+		r := b.records[i]
+		k := slices.IndexFunc(legal, r.matches)
+		if k < 0 {
+			return nil
+		}
+		out = append(out, Choice{Move: legal[k], Score: int(r.Score)})
+	}
+	slices.SortStableFunc(out, func(a, b Choice) int { return b.Score - a.Score })
+	return out
+}
+
+// Choose picks the book move of p: the best, or with margin > 0 (in
+// hundredths of a man) one drawn evenly among those within margin of the
+// best, so that games from one position vary. ok is false when p is not
+// in the book.
+func (b *Book) Choose(p *movegen.Position, margin int, rng *rand.Rand) (Choice, bool) {
+	choices := b.Lookup(p)
+	if len(choices) == 0 {
+		return Choice{}, false
+	}
+	n := 1
+	for n < len(choices) && choices[n].Score >= choices[0].Score-margin {
+		n++
+	}
+	if margin <= 0 || n == 1 || rng == nil {
+		return choices[0], true
+	}
+	return choices[rng.IntN(n)], true
+}
