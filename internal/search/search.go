@@ -93,6 +93,10 @@ type Features struct {
 	// PlayOn: a node where a move-count rule draws is ranked by a short
 	// search past the rule (playon.go), for hosts that play on.
 	PlayOn bool
+	// AdaptiveTime: on a clock, the soft limit grows while the best move
+	// keeps changing between iterations or the score falls, up to 2.5
+	// times (timeman.go). Off until a match at a real clock shows a gain.
+	AdaptiveTime bool
 }
 
 // DefaultFeatures are the search parts in use: those self-play showed to

@@ -88,6 +88,9 @@ type worker struct {
 	// lastYield is when the search last gave the host's event loop a turn
 	// (browser builds only: yield_js.go).
 	lastYield time.Duration
+	// time follows the iterations for the adaptive time limit
+	// (timeman.go).
+	time timeState
 	// stable counts the iterations in a row that kept the same best move.
 	stable   int
 	lastBest movegen.Move
@@ -224,14 +227,19 @@ func (w *worker) enough(depth int) bool {
 	if n, ok := MateIn(w.root[0].score); ok && abs(n) <= depth {
 		return !s.opt.Analysis // the forced result is fully seen
 	}
-	if w.root[0].move == w.lastBest {
+	changed := w.root[0].move != w.lastBest
+	if !changed {
 		w.stable++
 	} else {
 		w.lastBest, w.stable = w.root[0].move, 0
 	}
+	w.time.update(depth, changed, w.root[0].score)
 	soft := s.softNs.Load()
 	if soft <= 0 {
 		return false
+	}
+	if w.feat.AdaptiveTime {
+		soft = w.time.scale(soft, s.hardNs.Load())
 	}
 	// Time since the clock started (a ponder search's time before the
 	// hit does not count towards the fractions below).

@@ -72,6 +72,10 @@ type Session struct {
 	// useBook (book) lets go think play from the opening book bookFile
 	// (book-file, loaded as books[variant]), a move drawn among those
 	// within bookMargin (book-margin) of the best; go analyze never does.
+	// features switches parts of the search on and off (features: "+Name
+	// -Name", search.ApplyFeatures): for matches of one part against the
+	// default at a real clock.
+	features   string
 	useBook    bool
 	bookFile   string
 	books      map[*movegen.Variant]*book.Book
@@ -312,6 +316,7 @@ func (h *Session) params() []string {
 		Format("param", KV("name", "eval-file"), KV("value", h.evalFile), KV("type", "string")),
 		Format("param", KV("name", "level"), KV("value", strconv.Itoa(h.playLevel)), KV("type", "int"), KV("min", "0"), KV("max", strconv.Itoa(search.MaxLevel))),
 		Format("param", KV("name", "draw-rules"), KV("value", h.drawRules.String()), KV("type", "enum"), KV("values", strings.Join(game.RuleSetNames, " "))),
+		Format("param", KV("name", "features"), KV("value", h.features), KV("type", "string")),
 		Format("param", KV("name", "book"), KV("value", strconv.FormatBool(h.useBook)), KV("type", "bool")),
 		Format("param", KV("name", "book-file"), KV("value", h.bookFile), KV("type", "string")),
 		Format("param", KV("name", "book-margin"), KV("value", strconv.Itoa(h.bookMargin)), KV("type", "int"), KV("min", "0"), KV("max", "100")),
@@ -404,6 +409,12 @@ func (h *Session) setParam(l Line) {
 		} else {
 			h.useBook = on
 		}
+	case "features":
+		if _, err := search.ApplyFeatures(search.DefaultFeatures, value); err != nil {
+			h.errorf("features: %v", err)
+			return
+		}
+		h.features = value
 	case "book-margin":
 		if n, ok := intValue(0, 100); ok {
 			h.bookMargin = n
@@ -509,6 +520,7 @@ func (h *Session) ensureEngine() {
 	}
 	h.engine.Tables = h.tables
 	h.engine.Eval = h.evaluator()
+	h.engine.Features, _ = search.ApplyFeatures(search.DefaultFeatures, h.features) // checked by setParam
 }
 
 // setTables switches to tables of up to pieces pieces, from path when it

@@ -104,3 +104,19 @@ func TestTableMiB(t *testing.T) {
 		t.Errorf("tt-size 22: %q before %s", skipped, l)
 	}
 }
+
+// The features parameter switches parts of the search for a match; an
+// unknown name is an error and the previous value stays.
+func TestHubFeatures(t *testing.T) {
+	s := newSession(t)
+	defer s.close()
+	s.send("set-param name=features value=\"+AdaptiveTime -LMR\"")
+	s.expectError("set-param name=features value=+Nonsense")
+	if v, _ := s.hubParams()["features"].Get("value"); v != "+AdaptiveTime -LMR" {
+		t.Errorf("features %q after a bad value", v)
+	}
+	s.send("init", "pos start", "level depth=4", "go think")
+	if _, infos := s.expect("done", 5*time.Second); len(infos) == 0 {
+		t.Error("no search with the features switched")
+	}
+}
