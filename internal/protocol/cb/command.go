@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riodraughts/rio/internal/book"
 	"github.com/riodraughts/rio/internal/egdb"
 	"github.com/riodraughts/rio/internal/eval"
 	"github.com/riodraughts/rio/internal/game"
@@ -90,6 +91,8 @@ func (e *Engine) get(key, arg string) (string, bool) {
 		return strconv.Itoa(e.threads), true
 	case "book":
 		return strconv.Itoa(e.book), true
+	case "bookfile":
+		return e.bookFile, true
 	case "dbpath":
 		return e.dbPath, true
 	case "enable_wld":
@@ -133,7 +136,10 @@ func (e *Engine) set(key, arg string) (string, bool) {
 		}
 		if v != e.variant {
 			e.variant = v
-			e.hist = nil    // a game of the other variant
+			e.hist = nil // a game of the other variant
+			if e.openingBook != nil && e.openingBook.Variant != v {
+				e.bookFile, e.openingBook = "", nil // a book of the other variant
+			}
 			eval.Builtin(v) // its weights are read now, not on the next getmove's clock
 		}
 		return "gametype " + strconv.Itoa(n), true
@@ -159,9 +165,22 @@ func (e *Engine) set(key, arg string) (string, bool) {
 			return msg, false
 		}
 		e.book = n
-		return fmt.Sprintf("book %d: Rio has no opening book and searches every move", n), true
+		if e.openingBook == nil {
+			return fmt.Sprintf("book %d: no book file yet (set bookfile PATH, a book made by engine book build)", n), true
+		}
+		return "book " + strconv.Itoa(n), true
 	case "bookfile":
-		return "bookfile: Rio has no opening book; the file is not read", true
+		path := strings.Trim(arg, `"`)
+		if path == "" {
+			e.bookFile, e.openingBook = "", nil
+			return "bookfile: none", true
+		}
+		bk, err := book.Load(path, e.variant)
+		if err != nil {
+			return "error: set bookfile: " + err.Error() + "; the previous book stays", false
+		}
+		e.bookFile, e.openingBook = path, bk
+		return fmt.Sprintf("bookfile %s: %d positions", path, bk.Positions()), true
 	case "dbpath":
 		path := strings.Trim(arg, `"`)
 		if path != "" {

@@ -48,7 +48,7 @@ func TestCommands(t *testing.T) {
 		{"get enable_wld", "0"},
 		{"set max_dbpieces 3", "max_dbpieces 3"},
 		{"get max_dbpieces", "3"},
-		{"set book 2", "book 2: Rio has no opening book and searches every move"},
+		{"set book 2", "book 2: no book file yet (set bookfile PATH, a book made by engine book build)"},
 		{"get book", "2"},
 		{"set dbpath " + t.TempDir(), ""},
 		{"set dbpath", "dbpath: built-in tables"},

@@ -2,9 +2,12 @@ package cb
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"sync"
+	"time"
 
+	"github.com/riodraughts/rio/internal/book"
 	"github.com/riodraughts/rio/internal/egdb"
 	"github.com/riodraughts/rio/internal/eval"
 	"github.com/riodraughts/rio/internal/game"
@@ -41,10 +44,15 @@ type Engine struct {
 // settings are what enginecommand sets and get answers. GetMove copies
 // them when it starts: a change during a search is for the next one.
 type settings struct {
-	variant     *movegen.Variant
-	hashMiB     int
-	threads     int
+	variant *movegen.Variant
+	hashMiB int
+	threads int
+	// book is CheckerBoard's book setting: 0 off, 1 the best book move, 2
+	// and 3 a move drawn among those within bookMargins of the best;
+	// openingBook the book of set bookfile (nil: none).
 	book        int
+	bookFile    string
+	openingBook *book.Book
 	dbPath      string
 	wld         bool
 	maxDBPieces int
@@ -69,7 +77,13 @@ type searchState struct {
 	tables  *egdb.Tables
 	// tablesGen is the settings' tablesGen the tables were made from.
 	tablesGen int
+	// rng draws a book move among the good ones.
+	rng *rand.Rand
 }
+
+// bookMargins are the choice margins of CheckerBoard's book settings 1-3
+// (best moves, good moves, all kinds of moves), in hundredths of a man.
+var bookMargins = [4]int{0, 0, 4, 12}
 
 // New returns an engine for CheckerBoard's game type gameType (25 or 26:
 // the library's build chooses, since CheckerBoard asks the game type and
@@ -92,6 +106,7 @@ func New(gameType int) *Engine {
 	e.state.engine = search.NewEngine(defaultHashMiB, zerolog.Nop())
 	eval.Builtin(v)
 	e.state.hashMiB, e.state.variant = defaultHashMiB, v
+	e.state.rng = rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x6362))
 	return e
 }
 

@@ -125,6 +125,19 @@ func (e *Engine) GetMove(b *Board, req Request, mv *CBMove) int {
 		status("Rio: no legal move")
 		return resultLoss
 	}
+	if cfg.book > 0 && cfg.openingBook != nil && cfg.openingBook.Variant == v && g.EndPly() < 0 {
+		if c, ok := cfg.openingBook.Choose(&p, bookMargins[cfg.book], e.state.rng); ok {
+			describe(v, &p, c.Move, mv)
+			q := p.Play(c.Move)
+			BoardFromPosition(&q, b)
+			status(fmt.Sprintf("Rio: book move %s, score %s", v.FormatPDN(&p, c.Move, movegen.PDNStyle{}), search.ScoreText(c.Score)))
+			statusMu.Lock()
+			returned = true
+			statusMu.Unlock()
+			_ = g.Play(c.Move)
+			return outcome(v, g, tables, c.Score)
+		}
+	}
 	if p.Occupied().Count() <= egdb.Reach {
 		tables.For(v) // the endgame is near: prepare the tables
 	}
