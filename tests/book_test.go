@@ -39,9 +39,19 @@ func TestBookBuild(t *testing.T) {
 		t.Errorf("resume with other nodes: %d %q", r.code, r.stderr)
 	}
 	r = run(t, "", "book", "probe", one, "--variant", "brazilian")
-	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	if r.code != 0 || len(lines) != 8 || !strings.HasPrefix(lines[0], "move ") || lines[7] != "book probe moves=7" {
+	probe := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if r.code != 0 || len(probe) != 8 || !strings.HasPrefix(probe[0], "move ") || probe[7] != "book probe moves=7" {
 		t.Errorf("probe: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	// analyze --level plays from the book as a bot does; analysis alone
+	// never does.
+	r = run(t, "", "analyze", "--variant", "brazilian", "--level", "4", "--book", one, "--book-margin", "0")
+	if out := lines(r.stdout); r.code != 0 || len(out) != 2 || !strings.HasPrefix(out[0], "book ") || !strings.HasPrefix(out[1], "bestmove ") ||
+		strings.Fields(out[0])[1] != strings.Fields(strings.TrimPrefix(probe[0], "move "))[0] {
+		t.Errorf("analyze --level --book: %d %q %q (probe's best: %q)", r.code, r.stdout, r.stderr, probe[0])
+	}
+	if r := run(t, "", "analyze", "--variant", "brazilian", "--book", one); r.code == 0 {
+		t.Errorf("analyze --book without --level: %q", r.stdout)
 	}
 	os.WriteFile(one, a[:len(a)-1], 0o644)
 	if r := run(t, "", "book", "probe", one, "--variant", "brazilian"); r.code == 0 || !strings.Contains(r.stderr, "damaged") {

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 )
 
@@ -83,4 +84,16 @@ func (b *Book) Choose(p *movegen.Position, margin int, rng *rand.Rand) (Choice, 
 		return choices[0], true
 	}
 	return choices[rng.IntN(n)], true
+}
+
+// Play is the book's move in game g, the one question every host asks
+// (Hub, CheckerBoard, DXP, analyze): Choose on g's position, for a game
+// of the book's variant that the rules have not ended (a game played on
+// past a rule draw is searched: its rules are not the book's).
+func (b *Book) Play(g *game.Game, margin int, rng *rand.Rand) (Choice, bool) {
+	if b == nil || g.Variant != b.Variant || g.EndPly() >= 0 {
+		return Choice{}, false
+	}
+	p := g.Position()
+	return b.Choose(&p, margin, rng)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -70,6 +71,8 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	level := fs.Int("level", 0, fmt.Sprintf("play at level 1-%d (weaker on purpose: capped depth and nodes, a move drawn among the nearly best); 0 is full strength", search.MaxLevel))
 	seed := fs.Uint64("seed", 0, "with --level: seed of the level's choice (0: a fresh one each run)")
 	jsonOut := fs.Bool("json", false, "print JSON objects instead of text")
+	bookFile := fs.String("book", "", "with --level: play from this opening book (engine book build) while the position is in it")
+	bookMargin := fs.Int("book-margin", 4, "with --book: a move drawn among those within this many hundredths of a man of the best")
 	file := fs.String("file", "", "analyse every position of this file (positions one per line, or PDN games); JSON lines out")
 	shard := fs.String("shard", "", "with --file: take only shard i of n (i/n, 1 <= i <= n)")
 	egdbPieces := fs.Int("egdb-pieces", egdb.DefaultPieces, fmt.Sprintf("endgame tables up to this many pieces (0: none; above %d they come from --egdb-path)", egdb.DefaultPieces))
@@ -121,6 +124,28 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	out := &analyzeOutput{w: env.Stdout, v: v, json: *jsonOut, multipv: *multipv > 1}
+	if *bookFile != "" {
+		// A level plays as a bot does: from the book while it lasts.
+		if *level == 0 {
+			return usagef("--book needs --level (analysis always searches)")
+		}
+		if *bookMargin < 0 || *bookMargin > 100 {
+			return usagef("--book-margin %d out of range 0-100", *bookMargin)
+		}
+		bk, err := loadBook(*bookFile, v)
+		if err != nil {
+			return err
+		}
+		rng := rand.New(rand.NewPCG(*seed, 0x626b))
+		if *seed == 0 {
+			rng = rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x626b))
+		}
+		if c, ok := bk.Play(g, *bookMargin, rng); ok {
+			out.book = true
+			out.final(search.Result{Move: c.Move, Score: c.Score})
+			return nil
+		}
+	}
 	if root := g.Position(); engine.Tables != nil {
 		if val, ok := engine.Tables.Wait(v).Probe(&root); ok {
 			out.table = val.String()
@@ -159,6 +184,7 @@ type analyzeOutput struct {
 	json    bool
 	multipv bool
 	table   string // the root's value in the endgame tables, if there
+	book    bool   // the move is the book's (--book)
 }
 
 type jsonInfo struct {
@@ -204,6 +230,9 @@ func (o *analyzeOutput) final(r search.Result) {
 	if o.json {
 		final := map[string]any{"bestmove": best, "ponder": ponder, "score": float64(r.Score) / 100,
 			"depth": r.Depth, "nodes": r.Nodes, "time": round3(r.Time.Seconds())}
+		if o.book {
+			final["book"] = true
+		}
 		if o.table != "" {
 			final["egdb"] = o.table
 		}
@@ -212,6 +241,9 @@ func (o *analyzeOutput) final(r search.Result) {
 	}
 	if o.table != "" {
 		fmt.Fprintf(o.w, "egdb %s\n", o.table)
+	}
+	if o.book {
+		fmt.Fprintf(o.w, "book %s score %s\n", best, FormatScore(r.Score))
 	}
 	if best == "" {
 		fmt.Fprintln(o.w, "bestmove none")

@@ -151,3 +151,15 @@ func runBookProbe(env *Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "book probe moves=%d\n", len(choices))
 	return nil
 }
+
+// loadBook reads the --book file of variant v (nil for none).
+func loadBook(path string, v *movegen.Variant) (*book.Book, error) {
+	if path == "" {
+		return nil, nil
+	}
+	bk, err := book.Load(path, v)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return bk, nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"strings"
@@ -33,6 +34,8 @@ func runDXP(ctx context.Context, env *Env, args []string) error {
 	hash := fs.Int("hash", 64, "transposition table size in MiB")
 	fast := fs.Int("fast-move", 200, "milliseconds per move in games of 0 minutes")
 	drawRules := fs.String("draw-rules", "all", "draw rules of the games: "+strings.Join(game.RuleSetNames, ", ")+" (Rio claims a draw only by these)")
+	bookFile := fs.String("book", "", "an opening book made by engine book build: Rio plays from it while the game is in it")
+	bookMargin := fs.Int("book-margin", 4, "with --book: a move drawn among those within this many hundredths of a man of the best")
 	var ef evalFlags
 	addEvalFlags(fs, &ef)
 	v, err := parse(fs, args, &co)
@@ -65,6 +68,13 @@ func runDXP(ctx context.Context, env *Env, args []string) error {
 	engine.Eval = evalFn
 	cfg := &dxp.Config{Variant: v, Name: *name, Engine: engine, Threads: *threads,
 		FastMove: time.Duration(*fast) * time.Millisecond, DrawRules: rules, Log: env.Log}
+	if cfg.Book, err = loadBook(*bookFile, v); err != nil {
+		return err
+	}
+	if *bookMargin < 0 || *bookMargin > 100 {
+		return usagef("--book-margin %d out of range 0-100", *bookMargin)
+	}
+	cfg.BookMargin, cfg.Rand = *bookMargin, rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x647870))
 	starts := []match.Opening{{Name: "start", Position: v.Start()}}
 	if *openings != "" {
 		if starts, err = match.LoadOpenings(*openings, v); err != nil {

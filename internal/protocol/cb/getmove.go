@@ -125,8 +125,8 @@ func (e *Engine) GetMove(b *Board, req Request, mv *CBMove) int {
 		status("Rio: no legal move")
 		return resultLoss
 	}
-	if cfg.book > 0 && cfg.openingBook != nil && cfg.openingBook.Variant == v && g.EndPly() < 0 {
-		if c, ok := cfg.openingBook.Choose(&p, bookMargins[cfg.book], e.state.rng); ok {
+	if cfg.book > 0 {
+		if c, ok := cfg.openingBook.Play(g, bookMargins[cfg.book], e.state.rng); ok {
 			describe(v, &p, c.Move, mv)
 			q := p.Play(c.Move)
 			BoardFromPosition(&q, b)

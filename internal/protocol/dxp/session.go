@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/riodraughts/rio/internal/book"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/search"
@@ -31,7 +33,13 @@ type Config struct {
 	// DrawRules are the draw rules Rio's games follow: Rio ends a game by
 	// a draw (GAMEEND 2) only where they draw it, and searches by them.
 	DrawRules game.RuleSet
-	Log       zerolog.Logger
+	// Book, when set, gives Rio's moves while the game is in it: one drawn
+	// among those within BookMargin (hundredths of a man) of the best,
+	// by Rand (the best when nil).
+	Book       *book.Book
+	BookMargin int
+	Rand       *rand.Rand
+	Log        zerolog.Logger
 
 	// endEarly, set by tests only, is asked on each of Rio's turns before
 	// it searches: ok ends the game there with a GAMEEND of that reason
@@ -293,22 +301,28 @@ func (gm *liveGame) play(ctx context.Context, stop int) (Result, error) {
 // handled (a GAMEEND out of turn stops the search and ends the game).
 func (gm *liveGame) myMove(ctx context.Context, stop int) (Result, bool, error) {
 	t0 := time.Now()
+	// played charges the clock and sends the move.
+	played := func(m movegen.Move) (Result, bool, error) {
+		used := time.Since(t0)
+		gm.clock -= used
+		gm.moves++
+		if gm.tc.Moves > 0 && gm.moves%gm.tc.Moves == 0 {
+			gm.clock += time.Duration(gm.tc.Minutes) * time.Minute
+		}
+		if err := gm.d.send(gm.encode(m, used)); err != nil {
+			return Result{Game: gm.g}, true, err
+		}
+		gm.g.Play(m)
+		return Result{}, false, nil
+	}
+	if c, ok := gm.cfg.Book.Play(gm.g, gm.cfg.BookMargin, gm.cfg.Rand); ok {
+		return played(c.Move)
+	}
 	s := gm.cfg.Engine.Start(ctx, gm.g, gm.limits(), search.Options{Threads: gm.cfg.Threads}, nil)
 	for {
 		select {
 		case <-s.Done():
-			res := s.Wait()
-			used := time.Since(t0)
-			gm.clock -= used
-			gm.moves++
-			if gm.tc.Moves > 0 && gm.moves%gm.tc.Moves == 0 {
-				gm.clock += time.Duration(gm.tc.Minutes) * time.Minute
-			}
-			if err := gm.d.send(gm.encode(res.Move, used)); err != nil {
-				return Result{Game: gm.g}, true, err
-			}
-			gm.g.Play(res.Move)
-			return Result{}, false, nil
+			return played(s.Wait().Move)
 		case in, ok := <-gm.d.in:
 			if !ok || in.eof {
 				s.Stop()

@@ -754,11 +754,10 @@ func (h *Session) bookMove(r *running) bool {
 	bk := h.books[h.variant]
 	// The weaker levels choose their own moves: a book would make them
 	// play the opening as the full engine does.
-	if !h.useBook || bk == nil || r.game.EndPly() >= 0 || h.playLevel > 0 {
+	if !h.useBook || h.playLevel > 0 {
 		return false
 	}
-	p := r.game.Position()
-	c, ok := bk.Choose(&p, h.bookMargin, h.rng)
+	c, ok := bk.Play(r.game, h.bookMargin, h.rng)
 	if !ok {
 		return false
 	}
