@@ -79,6 +79,20 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 		ext = 1
 	}
 	w.orderMoves(ply, moves, ttKey)
+	if w.feat.ProbCut && !pvNode && ext == 0 {
+		if score, ok := w.probCut(ply, depth, beta, moves); ok {
+			return score
+		}
+		if w.abort {
+			return 0
+		}
+	}
+	// lateQuiet is how many moves are searched before late quiet ones are
+	// pruned (LMP); len(moves) when none are.
+	lateQuiet := len(moves)
+	if w.feat.LMP && !pvNode && depth <= 3 && abs(beta) < tt.MateBound && !moves[0].IsCapture() && !w.threatened(pos) {
+		lateQuiet = lmpMoves[depth]
+	}
 
 	best, bestMove := -infinity, movegen.NoMove
 	origAlpha := alpha
@@ -101,6 +115,13 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 			}
 			m := moves[i]
 			w.makeMove(ply, m)
+			if pass == 0 && i >= lateQuiet && best > -tt.MateBound && m != f.killers[0] && m != f.killers[1] &&
+				!w.v.HasCapture(&w.stack[ply+1].pos) {
+				// LMP: a late quiet move at a shallow node, unless it
+				// offers a capture (a sacrifice starts every shot).
+				w.unmakeMove()
+				continue
+			}
 			var childHash uint64
 			if canDefer {
 				var deferred bool

@@ -97,6 +97,15 @@ type Features struct {
 	// keeps changing between iterations or the score falls, up to 2.5
 	// times (timeman.go). Off until a match at a real clock shows a gain.
 	AdaptiveTime bool
+	// ProbCut: at a non-PV node of depth 5 or more, the first moves
+	// searched 4 plies shallower with a window probCutMargin above beta;
+	// one that reaches it cuts the node (pruning.go). Off until measured.
+	ProbCut bool
+	// LMP (late-move pruning): at non-PV nodes of depth 3 or less, with
+	// no capture threatened, quiet moves after the first few are not
+	// searched unless they offer a capture (a sacrifice starts every
+	// shot) (pruning.go). Off until measured.
+	LMP bool
 }
 
 // DefaultFeatures are the search parts in use: those self-play showed to
