@@ -136,7 +136,8 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 			} else {
 				r := 0
 				if w.feat.LMR && depth >= 3 && i >= 3 && ext == 0 && !m.IsCapture() &&
-					m != f.killers[0] && m != f.killers[1] {
+					m != f.killers[0] && m != f.killers[1] &&
+					!(w.feat.OfferFull && w.v.HasCapture(&w.stack[ply+1].pos)) {
 					r = 1
 					if i >= 8 && depth >= 6 {
 						r = 2

@@ -106,6 +106,10 @@ type Features struct {
 	// searched unless they offer a capture (a sacrifice starts every
 	// shot) (pruning.go). Off until measured.
 	LMP bool
+	// OfferFull: a move that offers a capture (a man given up, or a
+	// capture set up) is searched without late-move reduction, so that
+	// shots are seen as early as they are quiet. Off until measured.
+	OfferFull bool
 }
 
 // DefaultFeatures are the search parts in use: those self-play showed to
