@@ -58,11 +58,34 @@ func TestBuildDeterministicAndResumable(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Error("the files differ")
 	}
+	// Stopped off a batch boundary, and with roots of different depths
+	// (the start, and a position two plies on that it also reaches).
+	var buf [movegen.MaxMoves]movegen.Move
+	start := v.Start()
+	deep := start.Play(v.Generate(&start, buf[:0])[1])
+	deep = deep.Play(v.Generate(&deep, buf[:0])[2])
+	roots := func(cfg Config) Config { cfg.Roots = []movegen.Position{start, deep}; return cfg }
+	straight, err := Build(context.Background(), roots(smallConfig(v, filepath.Join(dir, "straight.rbk"), 40, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	odd := filepath.Join(dir, "odd.rbk")
+	for _, n := range []int{5, 13, 40} {
+		if _, err := Build(context.Background(), roots(smallConfig(v, odd, n, 1))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, _ := os.ReadFile(filepath.Join(dir, "straight.rbk"))
+	d, _ := os.ReadFile(odd)
+	if !bytes.Equal(c, d) {
+		t.Errorf("two roots, stopped at 5 and 13: not the book of one run to 40 (%d positions)", straight.Positions())
+	}
+	if n := straight.Positions(); n < 40 || n >= 40+batch {
+		t.Errorf("%d positions for 40: want the batch that reaches 40", n)
+	}
 	// The start is in the book with every legal move, best first; its
 	// best move's position is the next one searched.
-	start := v.Start()
 	choices := one.Lookup(&start)
-	var buf [movegen.MaxMoves]movegen.Move
 	if len(choices) != len(v.Generate(&start, buf[:0])) {
 		t.Fatalf("start: %d book moves", len(choices))
 	}

@@ -27,15 +27,16 @@ type Config struct {
 	Roots []movegen.Position
 	// Plies bounds how deep a book position lies below its root.
 	Plies int
-	// Positions: the build stops when the book holds this many.
+	// Positions: the build stops when the book holds at least this many
+	// (whole batches of 8).
 	Positions int
 	// Limits are each move's search: Nodes makes the build reproducible.
 	Limits search.Limits
 	// Threads: searches run at once (the book does not depend on it).
 	Threads int
-	// Dropout is the priority a ply costs, Window how far below a
-	// position's best a move may score and still be expanded (hundredths
-	// of a man). Defaults 12 and 80.
+	// Dropout is the priority a ply costs, Window how much score a line
+	// may lose (summed over its moves, from each position's best) and
+	// still be expanded (hundredths of a man). Defaults 12 and 80.
 	Dropout, Window int
 	// HashMiB is each search's table, emptied before every search.
 	HashMiB int
@@ -50,14 +51,17 @@ type Config struct {
 }
 
 // batch is how many positions are searched between two choices of the
-// next ones: fixed, so that the book does not depend on Threads.
+// next ones: fixed, so that the book does not depend on Threads. Positions
+// are added in whole batches only, so that a build stopped at any size
+// and resumed makes the same choices as one run.
 const batch = 8
 
-// candidate is a position the book may search next.
+// candidate is a position the book may search next: its priority, the
+// plies below its root, and the score lost along its line (the sum of
+// each move's shortfall from its position's best).
 type candidate struct {
-	prio int
-	pos  movegen.Position
-	ply  int
+	prio, ply, lost int
+	pos             movegen.Position
 }
 
 type frontier []candidate
@@ -66,6 +70,9 @@ func (f frontier) Len() int { return len(f) }
 func (f frontier) Less(i, j int) bool {
 	if f[i].prio != f[j].prio {
 		return f[i].prio < f[j].prio
+	}
+	if f[i].ply != f[j].ply {
+		return f[i].ply < f[j].ply
 	}
 	return f[i].pos.Hash < f[j].pos.Hash
 }
@@ -84,18 +91,23 @@ type queued struct{ prio, ply int }
 
 func (q queued) better(o queued) bool { return q.prio < o.prio || q.prio == o.prio && q.ply < o.ply }
 
-// builder is one build's state: the positions searched (their records)
-// and the frontier.
+// builder is one build's state: the positions searched (their records),
+// the frontier, and the records of the file resumed (searches already
+// made, taken instead of searching again).
 type builder struct {
 	cfg     Config
 	scores  map[uint64][]Record // the book so far, by position
 	queued  map[uint64]queued   // the best priority (and ply) each candidate was queued with
 	front   frontier
 	records []Record
+	stored  map[uint64][]Record
 }
 
-// Build grows the book cfg describes, resuming from cfg.Out when it
-// exists, and returns it. ctx stops it (the book so far is written).
+// Build grows the book cfg describes and returns it. When cfg.Out exists
+// the build resumes it: the build starts over from the roots, taking the
+// file's records for the positions it holds instead of searching them, so
+// it makes the same choices as an uninterrupted build and searches on
+// where the file ends. ctx stops it (the book so far is written).
 func Build(ctx context.Context, cfg Config) (*Book, error) {
 	v := cfg.Variant
 	if v == nil || len(cfg.Roots) == 0 {
@@ -114,21 +126,22 @@ func Build(ctx context.Context, cfg Config) (*Book, error) {
 		cfg.Checkpoint = 32
 	}
 	cfg.Threads = max(cfg.Threads, 1)
-	b := &builder{cfg: cfg, scores: map[uint64][]Record{}, queued: map[uint64]queued{}}
+	b := &builder{cfg: cfg, scores: map[uint64][]Record{}, queued: map[uint64]queued{}, stored: map[uint64][]Record{}}
 	if cfg.Out != "" {
 		old, err := Load(cfg.Out, v)
 		switch {
 		case err == nil:
 			for _, r := range old.records {
-				b.scores[r.Key] = append(b.scores[r.Key], r)
+				b.stored[r.Key] = append(b.stored[r.Key], r)
 			}
-			b.records = old.records
 		case errors.Is(err, fs.ErrNotExist):
 		default:
 			return nil, fmt.Errorf("resuming: %w", err)
 		}
 	}
-	b.replay()
+	for i, r := range cfg.Roots {
+		b.enqueue(candidate{prio: -1<<30 + i, pos: r}) // roots first, in the order given
+	}
 	engines := make([]*search.Engine, cfg.Threads)
 	for i := range engines {
 		engines[i] = search.NewEngine(cfg.HashMiB, zerolog.Nop())
@@ -139,7 +152,7 @@ func Build(ctx context.Context, cfg Config) (*Book, error) {
 	sinceSave := 0
 	for len(b.scores) < cfg.Positions && b.front.Len() > 0 && ctx.Err() == nil {
 		var next []candidate
-		for b.front.Len() > 0 && len(next) < min(batch, cfg.Positions-len(b.scores)) {
+		for b.front.Len() > 0 && len(next) < batch {
 			c := heap.Pop(&b.front).(candidate)
 			if _, done := b.scores[c.pos.Hash]; done || b.queued[c.pos.Hash] != (queued{c.prio, c.ply}) {
 				continue // searched since, or queued again with a better priority
@@ -147,6 +160,14 @@ func Build(ctx context.Context, cfg Config) (*Book, error) {
 			next = append(next, c)
 		}
 		found := make([][]Record, len(next))
+		var todo []int
+		for i, c := range next {
+			if recs, ok := b.stored[c.pos.Hash]; ok {
+				found[i] = recs
+			} else {
+				todo = append(todo, i)
+			}
+		}
 		g, gctx := errgroup.WithContext(ctx)
 		jobs := make(chan int)
 		for _, e := range engines {
@@ -157,7 +178,7 @@ func Build(ctx context.Context, cfg Config) (*Book, error) {
 				return nil
 			})
 		}
-		for i := range next {
+		for _, i := range todo {
 			jobs <- i
 		}
 		close(jobs)
@@ -166,7 +187,10 @@ func Build(ctx context.Context, cfg Config) (*Book, error) {
 			break // the batch may be cut short: none of it is kept
 		}
 		for i, c := range next {
-			b.add(c.pos, c.ply, found[i])
+			b.add(c, found[i])
+		}
+		if len(todo) == 0 {
+			continue // taken from the file: nothing new to write
 		}
 		sinceSave += len(next)
 		if cfg.Progress != nil {
@@ -179,7 +203,7 @@ func Build(ctx context.Context, cfg Config) (*Book, error) {
 			sinceSave = 0
 		}
 	}
-	if cfg.Out != "" {
+	if cfg.Out != "" && sinceSave > 0 {
 		if err := Save(cfg.Out, v, b.records); err != nil {
 			return nil, err
 		}
@@ -187,98 +211,58 @@ func Build(ctx context.Context, cfg Config) (*Book, error) {
 	return New(v, b.records), ctx.Err()
 }
 
-// replay walks the book so far from the roots, in the order a build adds
-// positions, and queues what it has not searched: the frontier of an
-// interrupted build is the one it would have had.
-func (b *builder) replay() {
-	type node struct {
-		pos movegen.Position
-		ply int
+func (b *builder) enqueue(c candidate) {
+	q := queued{c.prio, c.ply}
+	if old, ok := b.queued[c.pos.Hash]; ok && !q.better(old) {
+		return
 	}
-	var queue []node
-	seen := map[uint64]bool{}
-	for i, r := range b.cfg.Roots {
-		if seen[r.Hash] {
-			continue
-		}
-		seen[r.Hash] = true
-		if _, done := b.scores[r.Hash]; done {
-			queue = append(queue, node{r, 0})
-		} else {
-			b.enqueue(r, 0, -1<<30+i) // roots first, in the order given
-		}
-	}
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
-		for _, child := range b.children(n.pos, n.ply) {
-			if seen[child.pos.Hash] {
-				continue
-			}
-			seen[child.pos.Hash] = true
-			if _, done := b.scores[child.pos.Hash]; done {
-				queue = append(queue, node{child.pos, child.ply})
-			}
-		}
-	}
+	b.queued[c.pos.Hash] = q
+	heap.Push(&b.front, c)
 }
 
-// children are the positions a searched position leads to by moves worth
-// expanding, with their priorities; unsearched ones are queued.
-func (b *builder) children(p movegen.Position, ply int) []candidate {
-	recs := b.scores[p.Hash]
-	if len(recs) == 0 || ply+1 > b.cfg.Plies {
-		return nil
+// add records a searched position and queues the positions its moves
+// lead to: those within Plies below the root and whose line has lost at
+// most Window from the best, each with the priority ply*Dropout + the
+// score lost along its line.
+func (b *builder) add(c candidate, recs []Record) {
+	if len(recs) == 0 {
+		return
+	}
+	p := c.pos
+	b.scores[p.Hash] = recs
+	b.records = append(b.records, recs...)
+	if c.ply+1 > b.cfg.Plies {
+		return
 	}
 	best := recs[0].Score
 	for _, r := range recs {
 		best = max(best, r.Score)
 	}
 	var buf [movegen.MaxMoves]movegen.Move
-	var out []candidate
 	for _, m := range b.cfg.Variant.Generate(&p, buf[:0]) {
 		k := slices.IndexFunc(recs, func(r Record) bool { return r.matches(m) })
 		if k < 0 {
 			continue
 		}
-		loss := int(best) - int(recs[k].Score)
-		if loss > b.cfg.Window {
+		lost := c.lost + int(best) - int(recs[k].Score)
+		if lost > b.cfg.Window {
 			continue
 		}
-		c := candidate{prio: (ply+1)*b.cfg.Dropout + loss, pos: p.Play(m), ply: ply + 1}
+		child := candidate{prio: (c.ply+1)*b.cfg.Dropout + lost, ply: c.ply + 1, lost: lost, pos: p.Play(m)}
+		if _, done := b.scores[child.pos.Hash]; done {
+			continue
+		}
 		var cb [movegen.MaxMoves]movegen.Move
-		if len(b.cfg.Variant.Generate(&c.pos, cb[:0])) == 0 {
+		if len(b.cfg.Variant.Generate(&child.pos, cb[:0])) == 0 {
 			continue // the game is over there
 		}
-		out = append(out, c)
-		if _, done := b.scores[c.pos.Hash]; !done {
-			b.enqueue(c.pos, c.ply, c.prio)
-		}
+		b.enqueue(child)
 	}
-	return out
-}
-
-func (b *builder) enqueue(p movegen.Position, ply, prio int) {
-	q := queued{prio, ply}
-	if old, ok := b.queued[p.Hash]; ok && !q.better(old) {
-		return
-	}
-	b.queued[p.Hash] = q
-	heap.Push(&b.front, candidate{prio: prio, pos: p, ply: ply})
-}
-
-// add records a searched position and queues its children.
-func (b *builder) add(p movegen.Position, ply int, recs []Record) {
-	if len(recs) == 0 {
-		return
-	}
-	b.scores[p.Hash] = recs
-	b.records = append(b.records, recs...)
-	b.children(p, ply)
 }
 
 // searchPosition scores every legal move of p by a search of the position
-// it leads to, from an empty table.
+// it leads to, from an empty table. The searches run as analysis: a
+// forced reply (an exchange) is searched as deep as any other move.
 func (b *builder) searchPosition(ctx context.Context, e *search.Engine, p movegen.Position) []Record {
 	v := b.cfg.Variant
 	var buf [movegen.MaxMoves]movegen.Move
@@ -294,7 +278,7 @@ func (b *builder) searchPosition(ctx context.Context, e *search.Engine, p movege
 			score = tt.Win - 1 // the opponent cannot move: a win in one ply
 		} else {
 			e.TT.Clear()
-			res := e.Run(ctx, game.New(v, child), b.cfg.Limits, search.Options{Threads: 1}, nil)
+			res := e.Run(ctx, game.New(v, child), b.cfg.Limits, search.Options{Threads: 1, Analysis: true}, nil)
 			score = -res.Score
 		}
 		out = append(out, Record{Key: p.Hash, From: m.From(), To: m.To(), Captured: m.Captured(), Score: int16(score)})

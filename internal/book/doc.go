@@ -7,10 +7,12 @@
 // search of the position it leads to. The builder grows the tree by
 // dropout expansion: of all the moves of the book's positions not yet
 // searched into, it expands the one with the lowest priority
-// ply*dropout + (best score - its score), so that good lines go deep,
-// second-best ones less, and bad ones not at all. The book is its own
-// checkpoint: the tree and the frontier are recomputed from its positions,
-// so an interrupted build resumes from its last write, and each search
-// starts from an empty table with a node limit, so a build is the same
-// for any thread count.
+// ply*dropout + the score lost along its line (each move's shortfall from
+// its position's best, summed), so that good lines go deep, second-best
+// ones less, and lines that lose more than a window not at all. The book
+// is its own checkpoint: a resumed build replays its choices from the
+// roots, taking the file's searches instead of searching again, so it
+// ends as an uninterrupted one would; each search starts from an empty
+// table with a node limit, and positions are added in whole batches, so a
+// build is the same for any thread count.
 package book

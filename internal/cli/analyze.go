@@ -101,6 +101,9 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	opt := search.Options{Threads: sf.threads, MultiPV: *multipv, Analysis: true, Level: *level, Seed: *seed}
 	engine := search.NewEngine(sf.hash, env.Log)
 	engine.Eval = evalFn
+	if *file != "" && *bookFile != "" {
+		return usagef("--book plays one position's move: not with --file")
+	}
 	if *file != "" {
 		tables, err := openTables(v, *egdbPieces, *egdbPath)
 		if err != nil {
@@ -115,13 +118,6 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	g, err := startGame(v, *fen, *moves)
 	if err != nil {
 		return err
-	}
-	// The tables take a few seconds to build: worth it only where the
-	// search can reach them.
-	if root := g.Position(); root.Occupied().Count() <= egdb.Reach || *egdbPath != "" {
-		if engine.Tables, err = openTables(v, *egdbPieces, *egdbPath); err != nil {
-			return err
-		}
 	}
 	out := &analyzeOutput{w: env.Stdout, v: v, json: *jsonOut, multipv: *multipv > 1}
 	if *bookFile != "" {
@@ -144,6 +140,13 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 			out.book = true
 			out.final(search.Result{Move: c.Move, Score: c.Score})
 			return nil
+		}
+	}
+	// The tables take a few seconds to build: worth it only where the
+	// search can reach them.
+	if root := g.Position(); root.Occupied().Count() <= egdb.Reach || *egdbPath != "" {
+		if engine.Tables, err = openTables(v, *egdbPieces, *egdbPath); err != nil {
+			return err
 		}
 	}
 	if root := g.Position(); engine.Tables != nil {

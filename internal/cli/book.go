@@ -12,6 +12,7 @@ import (
 	"github.com/riodraughts/rio/internal/match"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/search"
+	"github.com/riodraughts/rio/internal/text"
 )
 
 // runBook builds an opening book (engine book build) or shows a
@@ -27,12 +28,12 @@ func runBook(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(lookup("book"), env, &co)
 	out := fs.String("out", "", "the book file (required); an existing one is resumed")
 	plies := fs.Int("plies", 16, "deepest book position below its root, in plies")
-	positions := fs.Int("positions", 2000, "stop when the book holds this many positions")
+	positions := fs.Int("positions", 2000, "stop when the book holds at least this many positions (whole batches of 8)")
 	movetime := fs.Float64("movetime", 0, "seconds per move searched (not reproducible: prefer --nodes)")
 	nodes := fs.Int64("nodes", 200000, "nodes per move searched (reproducible with any --threads)")
 	threads := fs.Int("threads", 1, "searches at once (the book does not depend on it with --nodes)")
 	dropout := fs.Int("dropout", 12, "priority a ply costs, in hundredths of a man")
-	window := fs.Int("window", 80, "moves this far (hundredths of a man) below a position's best are not expanded")
+	window := fs.Int("window", 80, "a line that has lost more than this (hundredths of a man, each move's shortfall from its position's best, summed) is not expanded")
 	ballots := fs.Bool("ballots", true, "russian and brazilian: cover every three-move ballot too")
 	var ef evalFlags
 	addEvalFlags(fs, &ef)
@@ -75,11 +76,14 @@ func runBook(ctx context.Context, env *Env, args []string) error {
 		v.Name, *plies, lim.String(), *dropout, *window, *ballots, ef.name, ef.file)
 	if old, err := os.ReadFile(*out + ".settings"); err == nil {
 		if string(old) != settings {
-			return usagef("%s was built with other settings (%s): use them, or another --out", *out, strings.TrimSpace(strings.SplitN(string(old), "\n", 2)[1]))
+			was := strings.TrimSpace(strings.TrimPrefix(string(old), "rio-book-settings 1\n"))
+			return usagef("%s was built with other settings (%s): use them, or another --out", *out, text.Clip(was, 300))
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return err
-	} else if err := os.WriteFile(*out+".settings", []byte(settings), 0o644); err != nil {
+	} else if _, err := os.Stat(*out); err == nil {
+		return usagef("%s has no %s.settings: its settings are unknown, so it cannot be resumed (use another --out)", *out, *out)
+	} else if err := writeFileAtomic(*out+".settings", []byte(settings)); err != nil {
 		return err
 	}
 	start := time.Now()
@@ -162,4 +166,14 @@ func loadBook(path string, v *movegen.Variant) (*book.Book, error) {
 		return nil, usageError{err}
 	}
 	return bk, nil
+}
+
+// writeFileAtomic writes data to path through a temporary file renamed
+// over it.
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }

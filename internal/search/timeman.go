@@ -7,7 +7,7 @@ type timeState struct {
 	// each change adds 100, each iteration halves it.
 	instability int
 	// lastScore is the previous iteration's score; drop how far the score
-	// has fallen below the best of the last iterations.
+	// has fallen below its best since depth 4.
 	lastScore, peak, drop int
 	iterations            int
 }
@@ -18,7 +18,8 @@ func (t *timeState) update(depth int, changed bool, score int) {
 	if changed && depth > 1 {
 		t.instability += 100
 	}
-	if t.iterations == 0 || score > t.peak {
+	// The first iterations' scores swing: the peak counts from depth 4.
+	if depth < 4 || score > t.peak {
 		t.peak = score
 	}
 	t.drop = t.peak - score

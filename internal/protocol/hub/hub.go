@@ -752,9 +752,7 @@ const defaultBookMargin = 4
 // the game has not ended by the rules and the book is on.
 func (h *Session) bookMove(r *running) bool {
 	bk := h.books[h.variant]
-	// The weaker levels choose their own moves: a book would make them
-	// play the opening as the full engine does.
-	if !h.useBook || h.playLevel > 0 {
+	if !h.useBook {
 		return false
 	}
 	c, ok := bk.Play(r.game, h.bookMargin, h.rng)

@@ -39,8 +39,8 @@ func writeBook(t *testing.T) (path string, top []string) {
 }
 
 // go think plays from the book at once, a move within book-margin of the
-// best (both of the two within 4 over many games); book=false, go
-// analyze and the weaker levels search; a damaged book is refused by name
+// best (both of the two within 4 over many games), at any level;
+// book=false and go analyze search; a damaged book is refused by name
 // and the previous one stays.
 func TestHubBook(t *testing.T) {
 	path, top := writeBook(t)
@@ -73,12 +73,16 @@ func TestHubBook(t *testing.T) {
 			t.Errorf("margin 0: %q, want %s", done, top[0])
 		}
 	}
-	// Searched: analysis, book off, a weaker level, a position out of book.
+	// A level plays the book too, as analyze --level --book does.
+	s.send("set-param name=level value=5", "pos start", "level depth=3", "go think")
+	if done, infos := s.expect("done", 2*time.Second); len(infos) > 0 || done != "done move="+top[0] {
+		t.Errorf("level 5: %q %q, want the book move", done, infos)
+	}
+	// Searched: analysis, book off, a position out of book.
 	for _, c := range [][]string{
-		{"pos start", "level depth=3", "go analyze"},
+		{"set-param name=level value=0", "pos start", "level depth=3", "go analyze"},
 		{"set-param name=book value=false", "pos start", "level depth=3", "go think"},
-		{"set-param name=book value=true", "set-param name=level value=5", "pos start", "level depth=3", "go think"},
-		{"set-param name=level value=0", `pos start moves="c3-d4 f6-e5"`, "level depth=3", "go think"},
+		{"set-param name=book value=true", `pos start moves="c3-d4 f6-e5"`, "level depth=3", "go think"},
 	} {
 		s.send(c...)
 		if _, infos := s.expect("done", 5*time.Second); len(infos) == 0 {
