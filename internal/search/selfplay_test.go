@@ -55,6 +55,13 @@ func TestSelfPlayFeatures(t *testing.T) {
 		"PlayOn":       func(f *Features) { f.PlayOn = false },
 	}
 	only := os.Getenv("RIO_SELFPLAY_FEATURE")
+	if _, listed := without[only]; !listed && strings.HasPrefix(only, "+") {
+		// Any other candidate by its name in Features (ApplyFeatures).
+		if _, err := ApplyFeatures(DefaultFeatures, only); err != nil {
+			t.Fatal(err)
+		}
+		without[only] = func(f *Features) { *f, _ = ApplyFeatures(*f, only) }
+	}
 	for name, off := range without {
 		if only != "" && only != name {
 			continue
