@@ -11,53 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 )
-
-// newBrowserPage starts headless Chromium on url; errors the page logs
-// fail the test when it ends.
-func newBrowserPage(t *testing.T, url string, srv *Server) *page {
-	t.Helper()
-	exe := findBrowser(t)
-	ctx, stop := context.WithTimeout(t.Context(), 3*time.Minute)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1200, 900))
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	bctx, cancelTab := chromedp.NewContext(actx)
-	errs := &jsErrors{}
-	if err := chromedp.Listen(bctx, func(ev any) {
-		switch e := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeAssert {
-				errs.add("console." + string(e.Type) + ": " + remoteText(e.Args))
-			}
-		case *runtime.EventExceptionThrown:
-			d := e.ExceptionDetails
-			text := d.Text
-			if d.Exception != nil {
-				text += " " + d.Exception.Description
-			}
-			errs.add(fmt.Sprintf("uncaught exception at %s:%d: %s", d.URL, d.LineNumber+1, text))
-		}
-	}); err != nil {
-		t.Fatalf("starting %s: %v", exe, err)
-	}
-	t.Cleanup(func() {
-		for _, e := range errs.all() {
-			t.Errorf("page: %s", e)
-		}
-		cancelTab()
-		cancelAlloc()
-		stop()
-	})
-	pg := &page{ctx: bctx, dir: t.TempDir(), url: url, srv: srv, errs: errs}
-	pg.do(t, "loading the page", chromedp.EmulateViewport(1200, 900), chromedp.Navigate(url))
-	return pg
-}
 
 // axeSource is axe-core's script: $RIO_AXE, or axe-core installed once with
 // npm into the user's cache (the page itself loads nothing from outside).

@@ -68,6 +68,47 @@ func findBrowser(t *testing.T) string {
 	return ""
 }
 
+// newBrowserPage starts headless Chromium on url; errors the page logs
+// fail the test when it ends.
+func newBrowserPage(t *testing.T, url string, srv *Server) *page {
+	t.Helper()
+	exe := findBrowser(t)
+	ctx, stop := context.WithTimeout(t.Context(), 3*time.Minute)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1200, 900))
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	bctx, cancelTab := chromedp.NewContext(actx)
+	errs := &jsErrors{}
+	if err := chromedp.Listen(bctx, func(ev any) {
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeAssert {
+				errs.add("console." + string(e.Type) + ": " + remoteText(e.Args))
+			}
+		case *runtime.EventExceptionThrown:
+			d := e.ExceptionDetails
+			text := d.Text
+			if d.Exception != nil {
+				text += " " + d.Exception.Description
+			}
+			errs.add(fmt.Sprintf("uncaught exception at %s:%d: %s", d.URL, d.LineNumber+1, text))
+		}
+	}); err != nil {
+		t.Fatalf("starting %s: %v", exe, err)
+	}
+	t.Cleanup(func() {
+		for _, e := range errs.all() {
+			t.Errorf("page: %s", e)
+		}
+		cancelTab()
+		cancelAlloc()
+		stop()
+	})
+	pg := &page{ctx: bctx, dir: t.TempDir(), url: url, srv: srv, errs: errs}
+	pg.do(t, "loading the page", chromedp.EmulateViewport(1200, 900), chromedp.Navigate(url))
+	return pg
+}
+
 // screenshotDir is $RIO_SCREENSHOTS (relative to the module root, so that
 // RIO_SCREENSHOTS=docs means the repository's docs/), else a temporary
 // folder.
@@ -680,51 +721,10 @@ func TestBrowser(t *testing.T) {
 	h := newHarness(t, Config{}) // server_test.go: the page's server, its port set
 	s, ts := h.s, h.srv
 
-	ctx, stop := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer stop()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.WindowSize(1200, 900),
-	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
-	bctx, cancelTab := chromedp.NewContext(actx)
-	defer cancelTab()
-
-	errs := &jsErrors{}
-	if err := chromedp.Listen(bctx, func(ev any) {
-		switch e := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeAssert {
-				errs.add("console." + string(e.Type) + ": " + remoteText(e.Args))
-			}
-		case *runtime.EventExceptionThrown:
-			d := e.ExceptionDetails
-			text := d.Text
-			if d.Exception != nil {
-				text += " " + d.Exception.Description
-			}
-			errs.add(fmt.Sprintf("uncaught exception at %s:%d: %s", d.URL, d.LineNumber+1, text))
-		}
-	}); err != nil {
-		t.Fatalf("starting %s: %v", exe, err)
-	}
-	pg := &page{ctx: bctx, dir: screenshotDir(t), url: ts.URL + "/", srv: s, errs: errs}
+	pg := newBrowserPage(t, ts.URL+"/", s)
+	pg.dir = screenshotDir(t)
 	t.Logf("browser %s; screenshots in %s", exe, pg.dir)
-	defer func() {
-		for _, e := range errs.all() {
-			t.Errorf("page: %s", e)
-		}
-		t.Logf("TestBrowser took %v", time.Since(began).Round(time.Millisecond))
-	}()
-
-	pg.do(t, "loading the page",
-		chromedp.EmulateViewport(1200, 900),
-		chromedp.Navigate(pg.url),
-	)
+	defer func() { t.Logf("TestBrowser took %v", time.Since(began).Round(time.Millisecond)) }()
 
 	ok := t.Run("fresh", func(t *testing.T) { browserFresh(t, pg) })
 	for _, r := range browserRuns {
