@@ -47,7 +47,7 @@ func TestGetMoveBook(t *testing.T) {
 		var mv CBMove
 		var status string
 		t0 := time.Now()
-		e.GetMove(&b, Request{Color: white, MaxTime: 0.5, Status: func(s string) { status = s }}, &mv)
+		e.GetMove(&b, Request{Color: white, MaxTime: 1, Status: func(s string) { status = s }}, &mv)
 		el := time.Since(t0)
 		checkPlayed(t, v, &p, &b, &mv)
 		for _, m := range v.Generate(&p, buf[:0]) {
@@ -64,7 +64,7 @@ func TestGetMoveBook(t *testing.T) {
 	mustCommand(t, e, "set book 1")
 	for range 3 {
 		m, el, status := play()
-		if m != top[0] || el > 200*time.Millisecond || !strings.HasPrefix(status, "Rio: book move") {
+		if m != top[0] || el > 500*time.Millisecond || !strings.HasPrefix(status, "Rio: book move") {
 			t.Errorf("book 1: %s after %v (%q), want %s at once", v.FormatMove(m), el, status, v.FormatMove(top[0]))
 		}
 	}
@@ -78,7 +78,7 @@ func TestGetMoveBook(t *testing.T) {
 		t.Errorf("book 3: moves %v, want both within the margin", seen)
 	}
 	mustCommand(t, e, "set book 0")
-	if _, el, status := play(); el < 300*time.Millisecond || !strings.HasPrefix(status, "Rio: played") {
+	if _, el, status := play(); el < 600*time.Millisecond || !strings.HasPrefix(status, "Rio: played") {
 		t.Errorf("book 0: %q after %v, want a search", status, el)
 	}
 	data, _ := os.ReadFile(path)
