@@ -96,6 +96,7 @@ type searchJSON struct {
 	Score scoreJSON `json:"score"`
 	Depth int       `json:"depth"`
 	Nodes int64     `json:"nodes"`
+	Time  float64   `json:"time"`
 }
 
 type lineJSON struct {

@@ -157,14 +157,18 @@ func TestHubBadInputKeepsState(t *testing.T) {
 func TestHubPonder(t *testing.T) {
 	s := newSession(t)
 	defer s.close()
-	s.send("init", "pos start", "level move-time=0.2", "go ponder")
+	// The move-time counts from the hit: 0.5 s after it, not 0.2 s (the
+	// ponder's 0.3 s before it counted); the bounds leave room for a
+	// machine loaded by the other tests (the search stops early by its
+	// margin and twice its threads' longest wait).
+	s.send("init", "pos start", "level move-time=0.5", "go ponder")
 	s.expect("ready", 5*time.Second)
-	time.Sleep(100 * time.Millisecond)
+	time.Sleep(300 * time.Millisecond)
 	t0 := time.Now()
 	s.send("ponder-hit")
 	s.expect("done", 2*time.Second)
-	if d := time.Since(t0); d < 150*time.Millisecond || d > 400*time.Millisecond {
-		t.Errorf("after ponder-hit with move-time 0.2 the search took %v", d)
+	if d := time.Since(t0); d < 350*time.Millisecond || d > 900*time.Millisecond {
+		t.Errorf("after ponder-hit with move-time 0.5 the search took %v", d)
 	}
 	// Ponder then stop: done at once.
 	s.send("go ponder")
