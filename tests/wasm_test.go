@@ -81,7 +81,8 @@ func buildWasm(t *testing.T) string {
 	if wasmErr != nil {
 		t.Fatal(wasmErr)
 	}
-	for _, f := range []string{"rio.wasm", "rio-worker.js", "wasm_exec.js"} {
+	// The Hub worker and the static board.
+	for _, f := range []string{"rio.wasm", "rio-worker.js", "wasm_exec.js", "board.wasm", "board-worker.js", "index.html", "js/main.js", "style.css"} {
 		if _, err := os.Stat(filepath.Join(wasmDir, f)); err != nil {
 			t.Fatalf("build.sh did not write %s: %v", f, err)
 		}
