@@ -1067,7 +1067,16 @@ func browserPortugueseCorner(t *testing.T, pg *page) {
 }
 
 func browserAgainstRio(t *testing.T, pg *page) {
-	v := movegen.Portuguese
+	pg.playAgainstRio(t, movegen.Portuguese, "11-15")
+	pg.waitIdle(t, "Rio moved")
+	pg.shot(t, "portuguese-against-rio.png")
+}
+
+// playAgainstRio starts a new game of v at level 1 with Rio playing Black,
+// plays White's move first by clicks, and checks Rio's answer: legal, kept
+// by the page, and shown.
+func (pg *page) playAgainstRio(t *testing.T, v *movegen.Variant, first string) {
+	t.Helper()
 	if evalJS[string](t, pg, `document.getElementById('variant').value`) != v.Name {
 		pg.switchVariant(t, v)
 	}
@@ -1078,7 +1087,7 @@ func browserAgainstRio(t *testing.T, pg *page) {
 	pg.waitPosition(t, "a new game", fenOf(g), 0)
 	// White's move by clicks; Rio may answer before the page could be
 	// seen showing it, so wait for both.
-	white := parseMove(t, g, "11-15")
+	white := parseMove(t, g, first)
 	p := g.Position()
 	text := displayText(v, &p, white)
 	pg.selectPiece(t, v.Numbering.Number(white.From()))
@@ -1096,8 +1105,6 @@ func browserAgainstRio(t *testing.T, pg *page) {
 	playLine(t, g, moves...)
 	pg.waitPosition(t, "the position after Rio's move", fenOf(g), 2)
 	pg.waitFor(t, "White to move", `document.getElementById('status').textContent.startsWith('White to move') && !document.getElementById('status').textContent.includes('thinking')`)
-	pg.waitIdle(t, "Rio moved")
-	pg.shot(t, "portuguese-against-rio.png")
 }
 
 func browserReload(t *testing.T, pg *page) {

@@ -81,27 +81,7 @@ func TestStaticBoard(t *testing.T) {
 
 	first := map[*movegen.Variant]string{movegen.Russian: "c3-d4", movegen.Brazilian: "22-18", movegen.Portuguese: "11-15"}
 	for _, v := range []*movegen.Variant{movegen.Russian, movegen.Brazilian, movegen.Portuguese} {
-		t.Run(v.Name, func(t *testing.T) {
-			if evalJS[string](t, pg, `document.getElementById('variant').value`) != v.Name {
-				pg.switchVariant(t, v)
-			}
-			pg.choose(t, "level", "1")
-			pg.redrawn(t, "the board redrawn", func() { pg.choose(t, "rio-side", "black") })
-			pg.redrawn(t, "a new game", func() { pg.click(t, "#new-game") })
-			g := game.New(v, v.Start())
-			pg.waitPosition(t, "a new game", fenOf(g), 0)
-			white := parseMove(t, g, first[v])
-			pg.selectPiece(t, v.Numbering.Number(white.From()))
-			pg.clickSquare(t, v.Numbering.Number(white.To()))
-			pg.waitFor(t, "Rio's answer", jsPlies+` === 2`)
-			moves := evalJS[[]string](t, pg, `JSON.parse(localStorage.getItem('rio-gui-v1')).game.moves`)
-			if len(moves) != 2 || moves[0] != v.FormatMove(white) {
-				t.Fatalf("stored moves %q, want %s and Rio's", moves, v.FormatMove(white))
-			}
-			playLine(t, g, moves...)
-			pg.waitPosition(t, "the position after Rio's move", fenOf(g), 2)
-			pg.waitFor(t, "White to move", `document.getElementById('status').textContent.startsWith('White to move') && !document.getElementById('status').textContent.includes('thinking')`)
-		})
+		t.Run(v.Name, func(t *testing.T) { pg.playAgainstRio(t, v, first[v]) })
 	}
 
 	t.Run("hub-worker", func(t *testing.T) {
