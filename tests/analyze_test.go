@@ -149,7 +149,7 @@ func TestBenchSignature(t *testing.T) {
 // seeds it varies, and a level outside 1-10 is bad usage.
 func TestAnalyzeLevel(t *testing.T) {
 	best := func(seed string) string {
-		r := run(t, "", "analyze", "--level", "1", "--seed", seed)
+		r := run(t, "", "analyze", "--level", "1", "--seed", seed, "--book", "none")
 		ls := lines(r.stdout)
 		if r.code != 0 || len(ls) == 0 || !strings.HasPrefix(ls[len(ls)-1], "bestmove ") {
 			t.Fatalf("exit %d, %q %q", r.code, r.stdout, r.stderr)

@@ -53,6 +53,16 @@ func TestBookBuild(t *testing.T) {
 	if r := run(t, "", "analyze", "--variant", "brazilian", "--book", one); r.code == 0 {
 		t.Errorf("analyze --book without --level: %q", r.stdout)
 	}
+	// By default a level plays from the built-in book; --book none
+	// searches.
+	r = run(t, "", "analyze", "--variant", "brazilian", "--level", "4")
+	if out := lines(r.stdout); r.code != 0 || len(out) != 2 || !strings.HasPrefix(out[0], "book ") {
+		t.Errorf("analyze --level (built-in book): %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	r = run(t, "", "analyze", "--variant", "brazilian", "--level", "4", "--book", "none", "--depth", "3")
+	if r.code != 0 || strings.Contains(r.stdout, "book ") || !strings.Contains(r.stdout, "bestmove ") {
+		t.Errorf("analyze --level --book none: %d %q %q", r.code, r.stdout, r.stderr)
+	}
 	os.WriteFile(one, a[:len(a)-1], 0o644)
 	if r := run(t, "", "book", "probe", one, "--variant", "brazilian"); r.code == 0 || !strings.Contains(r.stderr, "damaged") {
 		t.Errorf("damaged book: %d %q", r.code, r.stderr)

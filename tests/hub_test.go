@@ -232,6 +232,7 @@ func TestLidraughtsBotSession(t *testing.T) {
 // TestHubTimings measures stop latency and move-time accuracy.
 func TestHubTimings(t *testing.T) {
 	h := startHub(t)
+	h.send("set-param name=book value=false") // go think from the start searches
 	h.send("init")
 	h.expect("ready", 5*time.Second)
 	// The median of several stops must be within 10 ms; a single slow one
@@ -278,12 +279,14 @@ func TestHubTimings(t *testing.T) {
 // referee that knows only the protocol: it keeps the move list and the
 // clocks, asks the side to move for a move, and stops when the engine has
 // no legal move or after maxPly plies. It fails if a flag falls. clocks
-// and inc are each side's time control.
-func playHubGame(t *testing.T, variant string, clocks [2]time.Duration, inc [2]time.Duration, maxPly int) {
+// and inc are each side's time control; params are set-param commands
+// both engines get before init.
+func playHubGame(t *testing.T, variant string, clocks [2]time.Duration, inc [2]time.Duration, maxPly int, params ...string) {
 	players := [2]*hubProc{startHub(t), startHub(t)}
 	for _, p := range players {
 		p.send("hub")
 		p.expect("wait", 5*time.Second)
+		p.send(params...)
 		p.send("set-param name=variant value="+variant, "init")
 		p.expect("ready", 5*time.Second)
 	}
@@ -334,6 +337,22 @@ func TestHubGames(t *testing.T) {
 		t.Run(variant, func(t *testing.T) {
 			c, i := time.Second, 50*time.Millisecond
 			playHubGame(t, variant, [2]time.Duration{c, c}, [2]time.Duration{i, i}, 240)
+		})
+	}
+}
+
+// TestHubSuddenDeath: 60 moves each at time=1 inc=0 without a flag fall,
+// every move searched (no book), with the default time manager and with
+// AdaptiveTime, which spends more where the game turns.
+func TestHubSuddenDeath(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays whole games")
+	}
+	for _, features := range []string{"", "+AdaptiveTime"} {
+		t.Run("features="+features, func(t *testing.T) {
+			c := time.Second
+			playHubGame(t, "russian", [2]time.Duration{c, c}, [2]time.Duration{}, 120,
+				"set-param name=book value=false", "set-param name=features value="+features)
 		})
 	}
 }

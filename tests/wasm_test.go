@@ -309,7 +309,8 @@ func benchAgainstNative(t *testing.T, node, dir string, depth int) {
 			step{Wait: "done", Timeout: 120000})
 	}
 	// No endgame tables on either side: the browser build has none.
-	head := []step{{Send: "hub"}, {Send: "set-param name=tt-size value=22"}, {Send: "set-param name=egdb-pieces value=0"},
+	// No book either: the worker is built without one (rionobook).
+	head := []step{{Send: "hub"}, {Send: "set-param name=tt-size value=22"}, {Send: "set-param name=egdb-pieces value=0"}, {Send: "set-param name=book value=false"},
 		{Send: "init"}, {Wait: "ready", Timeout: 20000}}
 	events := runDriver(t, node, dir, append(head, steps...))
 	var wasmLines []string

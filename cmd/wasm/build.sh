@@ -13,7 +13,9 @@ out=${1:-dist/web}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cd "$here/../.."
-GOOS=js GOARCH=wasm go build -trimpath -ldflags=-s -o "$out/rio.wasm" ./cmd/wasm
+# The Hub worker is built without the opening books (rionobook): it serves
+# analysis, which never plays from a book, and every byte is downloaded.
+GOOS=js GOARCH=wasm go build -trimpath -tags rionobook -ldflags=-s -o "$out/rio.wasm" ./cmd/wasm
 GOOS=js GOARCH=wasm go build -trimpath -ldflags=-s -o "$out/board.wasm" ./cmd/wasm/board
 cp "$here/rio-worker.js" "$out/rio-worker.js"
 root=$(go env GOROOT)

@@ -21,11 +21,19 @@ func New(v *movegen.Variant, records []Record) *Book {
 	return &Book{Variant: v, records: recs}
 }
 
-// Len is the number of records.
-func (b *Book) Len() int { return len(b.records) }
+// Len is the number of records (0 for no book, nil).
+func (b *Book) Len() int {
+	if b == nil {
+		return 0
+	}
+	return len(b.records)
+}
 
-// Positions is the number of positions the book holds.
+// Positions is the number of positions the book holds (0 for nil).
 func (b *Book) Positions() int {
+	if b == nil {
+		return 0
+	}
 	n := 0
 	for i, r := range b.records {
 		if i == 0 || r.Key != b.records[i-1].Key {

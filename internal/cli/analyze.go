@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -71,7 +72,7 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	level := fs.Int("level", 0, fmt.Sprintf("play at level 1-%d (weaker on purpose: capped depth and nodes, a move drawn among the nearly best); 0 is full strength", search.MaxLevel))
 	seed := fs.Uint64("seed", 0, "with --level: seed of the level's choice (0: a fresh one each run)")
 	jsonOut := fs.Bool("json", false, "print JSON objects instead of text")
-	bookFile := fs.String("book", "", "with --level: play from this opening book (engine book build) while the position is in it")
+	bookFile := fs.String("book", "builtin", "with --level: play from this opening book while the position is in it: builtin, none, or a file made by engine book build")
 	bookMargin := fs.Int("book-margin", 4, "with --book: a move drawn among those within this many hundredths of a man of the best")
 	file := fs.String("file", "", "analyse every position of this file (positions one per line, or PDN games); JSON lines out")
 	shard := fs.String("shard", "", "with --file: take only shard i of n (i/n, 1 <= i <= n)")
@@ -101,7 +102,9 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	opt := search.Options{Threads: sf.threads, MultiPV: *multipv, Analysis: true, Level: *level, Seed: *seed}
 	engine := search.NewEngine(sf.hash, env.Log)
 	engine.Eval = evalFn
-	if *file != "" && *bookFile != "" {
+	bookSet := false
+	fs.Visit(func(f *flag.Flag) { bookSet = bookSet || f.Name == "book" || f.Name == "book-margin" })
+	if *file != "" && bookSet {
 		return usagef("--book plays one position's move: not with --file")
 	}
 	if *file != "" {
@@ -120,11 +123,11 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	out := &analyzeOutput{w: env.Stdout, v: v, json: *jsonOut, multipv: *multipv > 1}
-	if *bookFile != "" {
+	if *level == 0 && bookSet {
+		return usagef("--book needs --level (analysis always searches)")
+	}
+	if *level > 0 {
 		// A level plays as a bot does: from the book while it lasts.
-		if *level == 0 {
-			return usagef("--book needs --level (analysis always searches)")
-		}
 		if *bookMargin < 0 || *bookMargin > 100 {
 			return usagef("--book-margin %d out of range 0-100", *bookMargin)
 		}

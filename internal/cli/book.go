@@ -156,12 +156,9 @@ func runBookProbe(env *Env, args []string) error {
 	return nil
 }
 
-// loadBook reads the --book file of variant v (nil for none).
-func loadBook(path string, v *movegen.Variant) (*book.Book, error) {
-	if path == "" {
-		return nil, nil
-	}
-	bk, err := book.Load(path, v)
+// loadBook reads the --book of variant v: builtin, none (nil) or a file.
+func loadBook(spec string, v *movegen.Variant) (*book.Book, error) {
+	bk, err := book.Spec(spec, v)
 	if err != nil {
 		return nil, usageError{err}
 	}

@@ -34,8 +34,8 @@ func runDXP(ctx context.Context, env *Env, args []string) error {
 	hash := fs.Int("hash", 64, "transposition table size in MiB")
 	fast := fs.Int("fast-move", 200, "milliseconds per move in games of 0 minutes")
 	drawRules := fs.String("draw-rules", "all", "draw rules of the games: "+strings.Join(game.RuleSetNames, ", ")+" (Rio claims a draw only by these)")
-	bookFile := fs.String("book", "", "an opening book made by engine book build: Rio plays from it while the game is in it")
-	bookMargin := fs.Int("book-margin", 4, "with --book: a move drawn among those within this many hundredths of a man of the best")
+	bookFile := fs.String("book", "builtin", "the opening book Rio plays from while the game is in it: builtin, none, or a file made by engine book build")
+	bookMargin := fs.Int("book-margin", 4, "a book move drawn among those within this many hundredths of a man of the best")
 	var ef evalFlags
 	addEvalFlags(fs, &ef)
 	v, err := parse(fs, args, &co)

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"net/http"
 	"time"
 
+	"github.com/riodraughts/rio/internal/book"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
 	"github.com/riodraughts/rio/internal/search"
@@ -85,7 +87,15 @@ type searchRequest struct {
 	// increment in seconds. Rio then budgets its move as Hub's level
 	// time= inc= makes it (MoveTime is not used); a level still caps it.
 	Clock *clockRequest `json:"clock,omitempty"`
+	// Book lets Rio answer from its built-in book (a move within
+	// bookMargin of the best, so that games vary), as a bot over Hub
+	// does: the page asks it for Rio's moves in a game.
+	Book bool `json:"book,omitempty"`
 }
+
+// bookMargin is how far below the best book move (hundredths of a man)
+// Rio's move may be drawn: Hub's default book-margin.
+const bookMargin = 4
 
 type clockRequest struct {
 	Time float64 `json:"time"`
@@ -101,6 +111,8 @@ type searchAnswer struct {
 	Depth int       `json:"depth"`
 	Nodes int64     `json:"nodes"`
 	Time  float64   `json:"time"`
+	// Book says the move came from the opening book (no search).
+	Book bool `json:"book,omitempty"`
 }
 
 // limits checks the request's strength.
@@ -190,6 +202,17 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	ctx, e, end, ok := s.claimTab(w, r, req.Tab)
 	if !ok {
 		return
+	}
+	// The tab is claimed for a book move too: a request of a tab stops
+	// that tab's search, whatever answers it.
+	if req.Book {
+		rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x677569))
+		if c, ok := book.Builtin(g.Variant).Play(g, bookMargin, rng); ok {
+			end()
+			p := g.Position()
+			writeJSON(w, searchAnswer{Move: viewMove(g.Variant, &p, c.Move, nil), Score: viewScore(c.Score, p.Side), Book: true})
+			return
+		}
 	}
 	s.prepareTables(g)
 	res := e.Run(ctx, g, lim, opt, nil)

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riodraughts/rio/internal/book"
 	"github.com/riodraughts/rio/internal/eval"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
@@ -97,6 +98,7 @@ type searchJSON struct {
 	Depth int       `json:"depth"`
 	Nodes int64     `json:"nodes"`
 	Time  float64   `json:"time"`
+	Book  bool      `json:"book"`
 }
 
 type lineJSON struct {
@@ -140,6 +142,7 @@ type searchReq struct {
 	Game     gameReq `json:"game"`
 	Level    int     `json:"level,omitempty"`
 	MoveTime float64 `json:"movetime,omitempty"`
+	Book     bool    `json:"book,omitempty"`
 }
 
 func intp(n int) *int { return &n }
@@ -763,12 +766,15 @@ func TestWholeGames(t *testing.T) {
 					break
 				}
 				var ans searchJSON
-				h.ok("/api/search", searchReq{Tab: "t1", Game: gameReq{Variant: v.Name, Moves: moves}, Level: 1 + len(moves)%2}, &ans)
+				h.ok("/api/search", searchReq{Tab: "t1", Game: gameReq{Variant: v.Name, Moves: moves}, Level: 1 + len(moves)%2, Book: true}, &ans)
 				if !slices.Contains(legalSet(st.Legal), ans.Move.Move) {
 					t.Fatalf("ply %d: Rio played %q, not among %v", len(moves)+1, ans.Move.Move, legalSet(st.Legal))
 				}
-				if ans.Depth < 1 || ans.Score.Text == "" {
+				if (ans.Depth < 1 && !ans.Book) || ans.Score.Text == "" {
 					t.Errorf("ply %d: depth %d score %+v", len(moves)+1, ans.Depth, ans.Score)
+				}
+				if len(moves) == 0 && !ans.Book {
+					t.Errorf("the start: searched (%+v), not the built-in book's move", ans)
 				}
 				moves = append(moves, ans.Move.Move)
 			}
@@ -1548,8 +1554,18 @@ func TestSearchErrors(t *testing.T) {
 		t.Errorf("a 0.05 s search took %v", el)
 	}
 	start := movegen.Portuguese.Start()
-	if !slices.Contains(genMoves(movegen.Portuguese, &start), ans.Move.Move) || ans.Nodes <= 0 {
+	if !slices.Contains(genMoves(movegen.Portuguese, &start), ans.Move.Move) || ans.Nodes <= 0 || ans.Book {
 		t.Errorf("search answer %+v", ans)
+	}
+	// With book, the start is answered from the built-in book, a move
+	// within 4 hundredths of its best.
+	ans = searchJSON{}
+	h.ok("/api/search", searchReq{Tab: "t", Game: gameReq{Variant: "portuguese"}, MoveTime: 5, Book: true}, &ans)
+	choices := book.Builtin(movegen.Portuguese).Lookup(&start)
+	if !ans.Book || ans.Nodes != 0 || !slices.ContainsFunc(choices, func(c book.Choice) bool {
+		return movegen.Portuguese.FormatMove(c.Move) == ans.Move.Move && c.Score >= choices[0].Score-4
+	}) {
+		t.Errorf("book answer %+v, want one of %d book moves", ans, len(choices))
 	}
 	// With one legal move, Rio plays it.
 	p := mustPosition(t, movegen.Brazilian, "W:W22:B18")

@@ -77,6 +77,17 @@ func (l Limits) budget() (soft, hard time.Duration) {
 		if l.MovesToGo > 0 {
 			moves = min(l.MovesToGo, moves)
 		}
+		// Every move costs the host's delays besides its search. Where
+		// the increment does not pay them (sudden death), the overhead
+		// of each move still expected is kept back too: otherwise the
+		// clock runs down to a few overheads and the moves after that
+		// flag, whatever their budget (a 1 s game of 60 moves).
+		if ov := l.overhead(); l.Inc < ov {
+			left -= time.Duration(moves) * (ov - l.Inc)
+		}
+		if left < time.Millisecond {
+			left = time.Millisecond
+		}
 		soft = left / time.Duration(moves+1)
 		if l.Inc > 0 {
 			soft += l.Inc * 3 / 4

@@ -43,6 +43,26 @@ func TestBudget(t *testing.T) {
 	}
 }
 
+// TestSuddenDeathBudget: 60 moves at time=1 inc=0 never flag, even if
+// every move spends its whole hard limit and the host's delays add 10 ms
+// to each; with an increment the clock is used, not hoarded.
+func TestSuddenDeathBudget(t *testing.T) {
+	ms := time.Millisecond
+	left := time.Second
+	for move := 1; move <= 60; move++ {
+		_, hard := Limits{HasClock: true, Time: left}.budget()
+		if left -= hard + 10*ms; left < 0 {
+			t.Fatalf("move %d: the flag fell", move)
+		}
+	}
+	t.Logf("1 s, 60 moves of hard limit + 10 ms: %v left", left)
+	// An increment pays the overhead: nothing more is kept back.
+	soft, _ := Limits{HasClock: true, Time: 10 * time.Second, Inc: 100 * ms}.budget()
+	if want := (10*time.Second+100*ms-Safety)/23 + 75*ms; soft != want {
+		t.Errorf("10+0.1: soft %v, want %v", soft, want)
+	}
+}
+
 // TestBudgetFrom: a budget counted from the host's start of the move pays
 // for what happened before the search started.
 func TestBudgetFrom(t *testing.T) {

@@ -3,6 +3,7 @@ package cb
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,13 +36,8 @@ func TestGetMoveBook(t *testing.T) {
 	}
 	f.Close()
 
-	e := newTestEngine(t)
-	if r := mustCommand(t, e, "set bookfile "+path); !strings.Contains(r, "1 positions") {
-		t.Errorf("set bookfile: %q", r)
-	}
-	if got := mustCommand(t, e, "get bookfile"); got != path {
-		t.Errorf("get bookfile %q", got)
-	}
+	e := New(GameTypeRussian) // with the default book settings
+	mustCommand(t, e, "set enable_wld 0")
 	play := func() (movegen.Move, time.Duration, string) {
 		p, b := boardOf(t, v, v.StartFEN)
 		var mv CBMove
@@ -60,6 +56,21 @@ func TestGetMoveBook(t *testing.T) {
 		}
 		t.Fatal("the board written is no move's")
 		return 0, 0, ""
+	}
+	// By default Rio plays good moves of its built-in book.
+	if b, f := mustCommand(t, e, "get book"), mustCommand(t, e, "get bookfile"); b != "2" || f != "builtin" {
+		t.Errorf("default book %q, bookfile %q: want 2, builtin", b, f)
+	}
+	builtinMoves := book.Builtin(v).Lookup(&start)
+	if m, el, status := play(); el > 500*time.Millisecond || !strings.HasPrefix(status, "Rio: book move") ||
+		!slices.ContainsFunc(builtinMoves, func(c book.Choice) bool { return c.Move == m && c.Score >= builtinMoves[0].Score-4 }) {
+		t.Errorf("default: %s after %v (%q), want a good move of the built-in book at once", v.FormatMove(m), el, status)
+	}
+	if r := mustCommand(t, e, "set bookfile "+path); !strings.Contains(r, "1 positions") {
+		t.Errorf("set bookfile: %q", r)
+	}
+	if got := mustCommand(t, e, "get bookfile"); got != path {
+		t.Errorf("get bookfile %q", got)
 	}
 	mustCommand(t, e, "set book 1")
 	for range 3 {
@@ -91,7 +102,7 @@ func TestGetMoveBook(t *testing.T) {
 		t.Errorf("after a bad file, bookfile %q", got)
 	}
 	mustCommand(t, e, "set gametype 26")
-	if got := mustCommand(t, e, "get bookfile"); got != "" {
+	if got := mustCommand(t, e, "get bookfile"); got != "builtin" {
 		t.Errorf("a russian book kept for brazilian: %q", got)
 	}
 	if r, ok := e.Command("set bookfile " + path); ok {

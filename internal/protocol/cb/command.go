@@ -92,6 +92,9 @@ func (e *Engine) get(key, arg string) (string, bool) {
 	case "book":
 		return strconv.Itoa(e.book), true
 	case "bookfile":
+		if e.bookFile == "" {
+			return "builtin", true
+		}
 		return e.bookFile, true
 	case "dbpath":
 		return e.dbPath, true
@@ -138,7 +141,7 @@ func (e *Engine) set(key, arg string) (string, bool) {
 			e.variant = v
 			e.hist = nil // a game of the other variant
 			if e.openingBook != nil && e.openingBook.Variant != v {
-				e.bookFile, e.openingBook = "", nil // a book of the other variant
+				e.bookFile, e.openingBook = "", nil // a book of the other variant: the built-in one
 			}
 			eval.Builtin(v) // its weights are read now, not on the next getmove's clock
 		}
@@ -165,15 +168,12 @@ func (e *Engine) set(key, arg string) (string, bool) {
 			return msg, false
 		}
 		e.book = n
-		if e.openingBook == nil {
-			return fmt.Sprintf("book %d: no book file yet (set bookfile PATH, a book made by engine book build)", n), true
-		}
 		return "book " + strconv.Itoa(n), true
 	case "bookfile":
 		path := strings.Trim(arg, `"`)
-		if path == "" {
+		if path == "" || path == "builtin" {
 			e.bookFile, e.openingBook = "", nil
-			return "bookfile: none", true
+			return fmt.Sprintf("bookfile: the built-in book, %d positions", book.Builtin(e.variant).Positions()), true
 		}
 		bk, err := book.Load(path, e.variant)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riodraughts/rio/internal/book"
 	"github.com/riodraughts/rio/internal/movegen"
 )
 
@@ -14,6 +15,7 @@ func newTestEngine(t *testing.T) *Engine {
 	t.Helper()
 	e := New(GameTypeRussian)
 	mustCommand(t, e, "set enable_wld 0") // no table builds in unit tests
+	mustCommand(t, e, "set book 0")       // searched from the start: TestGetMoveBook plays the book
 	return e
 }
 
@@ -48,8 +50,10 @@ func TestCommands(t *testing.T) {
 		{"get enable_wld", "0"},
 		{"set max_dbpieces 3", "max_dbpieces 3"},
 		{"get max_dbpieces", "3"},
-		{"set book 2", "book 2: no book file yet (set bookfile PATH, a book made by engine book build)"},
+		{"set book 2", "book 2"},
 		{"get book", "2"},
+		{"get bookfile", "builtin"},
+		{"set bookfile", fmt.Sprintf("bookfile: the built-in book, %d positions", book.Builtin(movegen.Russian).Positions())},
 		{"set dbpath " + t.TempDir(), ""},
 		{"set dbpath", "dbpath: built-in tables"},
 		{"get dbpath", ""},

@@ -48,8 +48,9 @@ type settings struct {
 	hashMiB int
 	threads int
 	// book is CheckerBoard's book setting: 0 off, 1 the best book move, 2
-	// and 3 a move drawn among those within bookMargins of the best;
-	// openingBook the book of set bookfile (nil: none).
+	// (the default) and 3 a move drawn among those within bookMargins of
+	// the best; openingBook the book of set bookfile, or with bookFile
+	// empty the variant's built-in book (openingBookOf).
 	book        int
 	bookFile    string
 	openingBook *book.Book
@@ -85,6 +86,19 @@ type searchState struct {
 // (best moves, good moves, all kinds of moves), in hundredths of a man.
 var bookMargins = [4]int{0, 0, 4, 12}
 
+// defaultBook is the book setting before CheckerBoard sends one: good
+// moves, so that games from the start vary as a bot's do over Hub.
+const defaultBook = 2
+
+// currentBook is the book getmove plays from: set bookfile's, or the
+// variant's built-in one.
+func (s *settings) currentBook() *book.Book {
+	if s.bookFile == "" {
+		return book.Builtin(s.variant)
+	}
+	return s.openingBook
+}
+
 // New returns an engine for CheckerBoard's game type gameType (25 or 26:
 // the library's build chooses, since CheckerBoard asks the game type and
 // never sets it) with the default settings: a 64 MiB table, one thread,
@@ -96,7 +110,7 @@ func New(gameType int) *Engine {
 		panic(fmt.Sprintf("cb.New: game type %d: Rio plays %d and %d", gameType, GameTypeRussian, GameTypeBrazilian))
 	}
 	e := &Engine{settings: settings{
-		variant: v, hashMiB: defaultHashMiB, threads: 1,
+		variant: v, hashMiB: defaultHashMiB, threads: 1, book: defaultBook,
 		wld: true, maxDBPieces: egdb.DefaultPieces, drawRules: game.CheckerBoardRules,
 	}}
 	e.state.tables = e.settings.newTables()

@@ -126,7 +126,7 @@ func (e *Engine) GetMove(b *Board, req Request, mv *CBMove) int {
 		return resultLoss
 	}
 	if cfg.book > 0 {
-		if c, ok := cfg.openingBook.Play(g, bookMargins[cfg.book], e.state.rng); ok {
+		if c, ok := cfg.currentBook().Play(g, bookMargins[cfg.book], e.state.rng); ok {
 			describe(v, &p, c.Move, mv)
 			q := p.Play(c.Move)
 			BoardFromPosition(&q, b)

@@ -70,8 +70,9 @@ type Session struct {
 	// record, and so the search, follows them.
 	drawRules game.RuleSet
 	// useBook (book) lets go think play from the opening book bookFile
-	// (book-file, loaded as books[variant]), a move drawn among those
-	// within bookMargin (book-margin) of the best; go analyze never does.
+	// (book-file, loaded as books[variant]; empty: the variant's built-in
+	// book), a move drawn among those within bookMargin (book-margin) of
+	// the best; go analyze never does.
 	// features switches parts of the search on and off (features: "+Name
 	// -Name", search.ApplyFeatures): for matches of one part against the
 	// default at a real clock.
@@ -751,9 +752,12 @@ const defaultBookMargin = 4
 // bookMove answers go think from the book when the position is in it,
 // the game has not ended by the rules and the book is on.
 func (h *Session) bookMove(r *running) bool {
-	bk := h.books[h.variant]
 	if !h.useBook {
 		return false
+	}
+	bk := h.books[h.variant]
+	if h.bookFile == "" {
+		bk = book.Builtin(h.variant)
 	}
 	c, ok := bk.Play(r.game, h.bookMargin, h.rng)
 	if !ok {

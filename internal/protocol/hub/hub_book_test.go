@@ -98,4 +98,23 @@ func TestHubBook(t *testing.T) {
 	if done, infos := s.expect("done", 2*time.Second); len(infos) > 0 || done != "done move="+top[0] {
 		t.Errorf("after a bad book-file: %q %q", done, infos)
 	}
+	// An empty book-file is the variant's built-in book: from the start,
+	// and after its best move, go think answers at once with one of its
+	// moves, within the margin of its best.
+	s.send("set-param name=book-file value=", "set-param name=book-margin value=4")
+	v := movegen.Russian
+	builtin := book.Builtin(v)
+	start := v.Start()
+	for _, p := range []movegen.Position{start, start.Play(builtin.Lookup(&start)[0].Move)} {
+		s.send("pos pos="+v.FormatHub(&p), "level move-time=5", "go think")
+		done, infos := s.expect("done", 2*time.Second)
+		choices := builtin.Lookup(&p)
+		ok := false
+		for _, c := range choices {
+			ok = ok || done == "done move="+v.FormatMove(c.Move) && c.Score >= choices[0].Score-4
+		}
+		if len(infos) > 0 || !ok {
+			t.Errorf("built-in book, %s: %q %q, want one of %d book moves at once", v.FormatFEN(&p, false), done, infos, len(choices))
+		}
+	}
 }

@@ -13,6 +13,7 @@ import (
 func TestHubLevel(t *testing.T) {
 	s := newSession(t)
 	defer s.close()
+	s.send("set-param name=book value=false") // searched from the start, not the built-in book
 	p, ok := s.hubParams()["level"]
 	if !ok {
 		t.Fatal("no level parameter declared")
@@ -52,6 +53,7 @@ func TestHubLevel(t *testing.T) {
 func TestHubLevelsAddUp(t *testing.T) {
 	s := newSession(t)
 	defer s.close()
+	s.send("set-param name=book value=false") // searched from the start, not the built-in book
 	s.send("set-param name=variant value=russian", "init")
 	s.expect("ready", 5*time.Second)
 	s.send("pos start", "level move-time=90", "level depth=3", "go analyze")

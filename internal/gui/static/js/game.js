@@ -196,7 +196,7 @@ async function rioMove() {
   thinking = ctl;
   render();
   try {
-    const body = { tab: rec.tab, game: gameReq(), level: settings.level };
+    const body = { tab: rec.tab, game: gameReq(), level: settings.level, book: true };
     const c = clock.forRio();
     if (c) body.clock = c;
     else if (!settings.level) body.movetime = settings.movetime;
