@@ -53,8 +53,12 @@ func TestBookBuild(t *testing.T) {
 	if r := run(t, "", "analyze", "--variant", "brazilian", "--book", one); r.code == 0 {
 		t.Errorf("analyze --book without --level: %q", r.stdout)
 	}
-	// By default a level plays from the built-in book; --book none
-	// searches.
+	// The built-in book: probe lists the start's moves, and by default a
+	// level plays from it; --book none searches.
+	r = run(t, "", "book", "probe", "builtin", "--variant", "russian")
+	if probe := lines(r.stdout); r.code != 0 || len(probe) != 8 || probe[7] != "book probe moves=7" {
+		t.Errorf("probe builtin: %d %q %q", r.code, r.stdout, r.stderr)
+	}
 	r = run(t, "", "analyze", "--variant", "brazilian", "--level", "4")
 	if out := lines(r.stdout); r.code != 0 || len(out) != 2 || !strings.HasPrefix(out[0], "book ") {
 		t.Errorf("analyze --level (built-in book): %d %q %q", r.code, r.stdout, r.stderr)

@@ -342,13 +342,13 @@ func TestHubGames(t *testing.T) {
 }
 
 // TestHubSuddenDeath: 60 moves each at time=1 inc=0 without a flag fall,
-// every move searched (no book), with the default time manager and with
-// AdaptiveTime, which spends more where the game turns.
+// every move searched (no book), with the default time manager
+// (AdaptiveTime, which spends more where the game turns) and without it.
 func TestHubSuddenDeath(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays whole games")
 	}
-	for _, features := range []string{"", "+AdaptiveTime"} {
+	for _, features := range []string{"", "-AdaptiveTime"} {
 		t.Run("features="+features, func(t *testing.T) {
 			c := time.Second
 			playHubGame(t, "russian", [2]time.Duration{c, c}, [2]time.Duration{}, 120,

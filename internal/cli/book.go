@@ -131,11 +131,14 @@ func runBookProbe(env *Env, args []string) error {
 	if fs.NArg() == 1 && file == "" {
 		file = fs.Arg(0)
 	} else if fs.NArg() > 0 || file == "" {
-		return usagef("engine book probe needs one book file")
+		return usagef("engine book probe needs one book file (or builtin)")
 	}
-	bk, err := book.Load(file, v)
+	bk, err := loadBook(file, v)
 	if err != nil {
-		return usageError{err}
+		return err
+	}
+	if bk == nil {
+		return usagef("engine book probe needs a book: a file, or builtin")
 	}
 	p, err := v.ParsePosition(*fen)
 	if err != nil {

@@ -65,7 +65,7 @@ func init() {
 		{"selfplay", "play Rio against itself and write quiet positions with results for engine tune",
 			"engine selfplay --variant V --games N [--nodes K | --depth D | --movetime S] [--openings F] [--random-plies R] [--threads T] [--seed S] [--shard i/n] [--eval E] --out FILE", runSelfplay},
 		{"book", "build an opening book by Rio's own searches, or show a position's book moves",
-			"engine book build --variant V --out FILE [--plies N] [--positions K] [--nodes N | --movetime S] [--threads T] [--dropout D] [--window W] [--ballots=false] | engine book probe --variant V [--fen F] [--moves \"...\"] FILE", runBook},
+			"engine book build --variant V --out FILE [--plies N] [--positions K] [--nodes N | --movetime S] [--threads T] [--dropout D] [--window W] [--ballots=false] | engine book probe --variant V [--fen F] [--moves \"...\"] FILE|builtin", runBook},
 		{"tune", "fit the learned evaluation's weights to selfplay positions (logistic regression)",
 			"engine tune --variant V --data FILE... --out W [--epochs E] [--l2 X] [--lambda L] [--seed S] [--threads T] [--validation 0.1]", runTune},
 		{"gui", "serve a board in the browser to play and analyse with Rio",

@@ -95,7 +95,7 @@ type Features struct {
 	PlayOn bool
 	// AdaptiveTime: on a clock, the soft limit grows while the best move
 	// keeps changing between iterations or the score falls, up to 2.5
-	// times (timeman.go). Off until a match at a real clock shows a gain.
+	// times (timeman.go). On: a match at a real clock showed a gain.
 	AdaptiveTime bool
 	// ProbCut: at a non-PV node of depth 5 or more, the first moves
 	// searched 4 plies shallower with a window probCutMargin above beta;
@@ -116,8 +116,9 @@ type Features struct {
 // gain, or (aspiration) to cost nothing (README, "Search"). ThreatSearch,
 // LogLMR and Futility did not show a gain in 160-game matches and stay off
 // until longer ones do. Defer only changes how threads share the work: it
-// is judged by time to depth (README, "Numbers").
-var DefaultFeatures = Features{LMR: true, SingleReply: true, Aspiration: true, Defer: true, PlayOn: true}
+// is judged by time to depth (README, "Numbers"). AdaptiveTime gained
+// +20.9 [+9.5, +32.3] over 800 russian games at 3+0.03.
+var DefaultFeatures = Features{LMR: true, SingleReply: true, Aspiration: true, Defer: true, PlayOn: true, AdaptiveTime: true}
 
 // Engine holds what outlives one search: the transposition table.
 type Engine struct {

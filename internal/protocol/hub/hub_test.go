@@ -88,6 +88,7 @@ func TestHubSearchCycle(t *testing.T) {
 	if _, skipped := s.expect("wait", time.Second); len(skipped) < 3 || !strings.HasPrefix(skipped[0], "id name=Rio") {
 		t.Fatalf("hub answer %q", skipped)
 	}
+	s.send("set-param name=book value=false") // searched, not the built-in book's move
 	s.send("set-param name=variant value=russian", "init")
 	s.expect("ready", 5*time.Second)
 	s.send(`pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="22-18 11-15"`, "level depth=5", "go think")
