@@ -369,6 +369,9 @@ static void playnow(double bound_ms)
 	char str[1024] = "";
 	struct CBmove cbm;
 	memset(&cbm, 0, sizeof cbm);
+	/* The start is in the built-in book, which answers at once: searched. */
+	char said[1024];
+	check(ec("set book 0", said) == 1, "set book 0: \"%s\"", said);
 	playnow_flag = 0;
 	pressed = CreateThread(NULL, 0, press, NULL, 0, NULL);
 	if (!pressed) {
@@ -378,6 +381,7 @@ static void playnow(double bound_ms)
 	gm(b, CB_WHITE, 60, str, (int *)&playnow_flag, 0, 0, &cbm);
 	double took = now_ms() - pressed_at;
 	WaitForSingleObject(pressed, INFINITE);
+	ec("set book 2", said);
 	CloseHandle(pressed);
 	int before[8][8];
 	start_board(before);
