@@ -75,6 +75,12 @@ func (b *Book) Lookup(p *movegen.Position) []Choice {
 	return out
 }
 
+// DefaultMargin is how far below the best book move (hundredths of a
+// man) a host's move may be drawn by default: a bot playing many games
+// from the start does not repeat one game. Hub's book-margin, the
+// board's moves, --book-margin and CheckerBoard's book setting 2.
+const DefaultMargin = 4
+
 // Choose picks the book move of p: the best, or with margin > 0 (in
 // hundredths of a man) one drawn evenly among those within margin of the
 // best, so that games from one position vary. ok is false when p is not

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riodraughts/rio/internal/book"
 	"github.com/riodraughts/rio/internal/egdb"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
@@ -73,7 +74,7 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	seed := fs.Uint64("seed", 0, "with --level: seed of the level's choice (0: a fresh one each run)")
 	jsonOut := fs.Bool("json", false, "print JSON objects instead of text")
 	bookFile := fs.String("book", "builtin", "with --level: play from this opening book while the position is in it: builtin, none, or a file made by engine book build")
-	bookMargin := fs.Int("book-margin", 4, "with --book: a move drawn among those within this many hundredths of a man of the best")
+	bookMargin := fs.Int("book-margin", book.DefaultMargin, "with --book: a move drawn among those within this many hundredths of a man of the best")
 	file := fs.String("file", "", "analyse every position of this file (positions one per line, or PDN games); JSON lines out")
 	shard := fs.String("shard", "", "with --file: take only shard i of n (i/n, 1 <= i <= n)")
 	egdbPieces := fs.Int("egdb-pieces", egdb.DefaultPieces, fmt.Sprintf("endgame tables up to this many pieces (0: none; above %d they come from --egdb-path)", egdb.DefaultPieces))

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riodraughts/rio/internal/book"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/match"
 	"github.com/riodraughts/rio/internal/movegen"
@@ -35,7 +36,7 @@ func runDXP(ctx context.Context, env *Env, args []string) error {
 	fast := fs.Int("fast-move", 200, "milliseconds per move in games of 0 minutes")
 	drawRules := fs.String("draw-rules", "all", "draw rules of the games: "+strings.Join(game.RuleSetNames, ", ")+" (Rio claims a draw only by these)")
 	bookFile := fs.String("book", "builtin", "the opening book Rio plays from while the game is in it: builtin, none, or a file made by engine book build")
-	bookMargin := fs.Int("book-margin", 4, "a book move drawn among those within this many hundredths of a man of the best")
+	bookMargin := fs.Int("book-margin", book.DefaultMargin, "a book move drawn among those within this many hundredths of a man of the best")
 	var ef evalFlags
 	addEvalFlags(fs, &ef)
 	v, err := parse(fs, args, &co)

@@ -88,14 +88,10 @@ type searchRequest struct {
 	// time= inc= makes it (MoveTime is not used); a level still caps it.
 	Clock *clockRequest `json:"clock,omitempty"`
 	// Book lets Rio answer from its built-in book (a move within
-	// bookMargin of the best, so that games vary), as a bot over Hub
+	// book.DefaultMargin of the best, so that games vary), as a bot over Hub
 	// does: the page asks it for Rio's moves in a game.
 	Book bool `json:"book,omitempty"`
 }
-
-// bookMargin is how far below the best book move (hundredths of a man)
-// Rio's move may be drawn: Hub's default book-margin.
-const bookMargin = 4
 
 type clockRequest struct {
 	Time float64 `json:"time"`
@@ -207,7 +203,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	// that tab's search, whatever answers it.
 	if req.Book {
 		rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x677569))
-		if c, ok := book.Builtin(g.Variant).Play(g, bookMargin, rng); ok {
+		if c, ok := book.Builtin(g.Variant).Play(g, book.DefaultMargin, rng); ok {
 			end()
 			p := g.Position()
 			writeJSON(w, searchAnswer{Move: viewMove(g.Variant, &p, c.Move, nil), Score: viewScore(c.Score, p.Side), Book: true})

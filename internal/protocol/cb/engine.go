@@ -84,7 +84,7 @@ type searchState struct {
 
 // bookMargins are the choice margins of CheckerBoard's book settings 1-3
 // (best moves, good moves, all kinds of moves), in hundredths of a man.
-var bookMargins = [4]int{0, 0, 4, 12}
+var bookMargins = [4]int{0, 0, book.DefaultMargin, 12}
 
 // defaultBook is the book setting before CheckerBoard sends one: good
 // moves, so that games from the start vary as a bot's do over Hub.

@@ -106,7 +106,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, id Identity, log zero
 	h := &Session{
 		id: id, log: log, out: &lineWriter{w: bufio.NewWriter(out)},
 		variant: movegen.Brazilian, threads: 1, ttSize: 64, moveOverhead: search.Safety,
-		evalName: eval.Names[0], useBook: true, bookMargin: defaultBookMargin,
+		evalName: eval.Names[0], useBook: true, bookMargin: book.DefaultMargin,
 		books: map[*movegen.Variant]*book.Book{}, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x626f6f6b)),
 	}
 	h.game = game.NewRules(h.variant, h.variant.Start(), h.drawRules)
@@ -743,11 +743,6 @@ func (h *Session) stopSearch() {
 		h.cur = nil
 	}
 }
-
-// defaultBookMargin is how far below the best book move (hundredths of a
-// man) go think may still draw its move: a bot playing many games from
-// the start does not repeat one game.
-const defaultBookMargin = 4
 
 // bookMove answers go think from the book when the position is in it,
 // the game has not ended by the rules and the book is on.
