@@ -173,6 +173,9 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 					if score >= beta {
 						if !m.IsCapture() {
 							w.rewardQuiet(ply, pos.Side, m, depth)
+							if w.feat.HistoryMalus && pass == 0 {
+								w.penalizeQuiets(pos.Side, moves[:j], depth)
+							}
 						}
 						goto done
 					}

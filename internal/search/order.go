@@ -66,12 +66,37 @@ func (w *worker) rewardQuiet(ply int, side movegen.Color, m movegen.Move, depth 
 	}
 	h := &w.history[side][m.From()&63][m.To()&63]
 	*h += int32(depth * depth)
-	if *h > 1<<22 {
-		for s := range w.history {
-			for a := range w.history[s] {
-				for b := range w.history[s][a] {
-					w.history[s][a][b] /= 2
-				}
+	if *h > historyMax {
+		w.halveHistory()
+	}
+}
+
+// historyMax bounds a history score either way: past it the whole table
+// is halved, which also ages old counts.
+const historyMax = 1 << 22
+
+// penalizeQuiets lowers the history of the quiet moves searched before a
+// quiet move that cut off (Features.HistoryMalus): they were tried first
+// and failed, so they should sort lower next time.
+func (w *worker) penalizeQuiets(side movegen.Color, tried []movegen.Move, depth int) {
+	for _, m := range tried {
+		if m.IsCapture() {
+			continue
+		}
+		h := &w.history[side][m.From()&63][m.To()&63]
+		*h -= int32(depth * depth)
+		if *h < -historyMax {
+			w.halveHistory()
+		}
+	}
+}
+
+// halveHistory halves every history score.
+func (w *worker) halveHistory() {
+	for s := range w.history {
+		for a := range w.history[s] {
+			for b := range w.history[s][a] {
+				w.history[s][a][b] /= 2
 			}
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // same twice (same move, same nodes). (LMP pruning a sacrifice missed the
 // russian 25-22 shot: a move that offers a capture is never pruned.)
 func TestCandidatePrunings(t *testing.T) {
-	for _, spec := range []string{"+ProbCut", "+LMP", "+ProbCut +LMP", "+LogLMR", "+OfferFull", "+AdaptiveTime"} {
+	for _, spec := range []string{"+ProbCut", "+LMP", "+ProbCut +LMP", "+LogLMR", "+OfferFull", "+AdaptiveTime", "+HistoryMalus", "+Futility"} {
 		feat, err := ApplyFeatures(DefaultFeatures, spec)
 		if err != nil {
 			t.Fatal(err)

@@ -62,7 +62,8 @@ type worker struct {
 	hist  game.History
 	stack []frame
 
-	// history[side][from][to] counts cutoffs by quiet moves.
+	// history[side][from][to] counts cutoffs by quiet moves, squared depth
+	// each (less the failures before them, with Features.HistoryMalus).
 	history [2][64][64]int32
 
 	nodes          int64

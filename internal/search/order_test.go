@@ -1,0 +1,58 @@
+package search
+
+import (
+	"testing"
+
+	"github.com/riodraughts/rio/internal/movegen"
+)
+
+// penalizeQuiets takes depth² from each quiet move tried before a cutoff,
+// leaves captures alone, and halves the table rather than run past
+// -historyMax (Features.HistoryMalus).
+func TestPenalizeQuiets(t *testing.T) {
+	v := movegen.Russian
+	start := v.Start()
+	quiets := v.Generate(&start, nil)
+	if len(quiets) < 3 || quiets[0].IsCapture() {
+		t.Fatalf("start: %d moves", len(quiets))
+	}
+	var w worker
+	side := start.Side
+	at := func(m movegen.Move) *int32 { return &w.history[side][m.From()&63][m.To()&63] }
+	*at(quiets[0]) = 100
+	w.penalizeQuiets(side, quiets[:2], 3)
+	if got := *at(quiets[0]); got != 91 {
+		t.Errorf("first tried: history %d, want 91", got)
+	}
+	if got := *at(quiets[1]); got != -9 {
+		t.Errorf("second tried: history %d, want -9", got)
+	}
+	if got := *at(quiets[2]); got != 0 {
+		t.Errorf("not tried: history %d, want 0", got)
+	}
+
+	// A capture is never a quiet move, whatever it was tried before.
+	p, err := v.ParsePosition("W:W21,22:B17,26")
+	if err != nil {
+		t.Fatal(err)
+	}
+	captures := v.Generate(&p, nil)
+	if len(captures) == 0 || !captures[0].IsCapture() {
+		t.Fatalf("%d moves, want captures", len(captures))
+	}
+	before := w.history
+	w.penalizeQuiets(p.Side, captures, 5)
+	if w.history != before {
+		t.Error("a capture's history changed")
+	}
+
+	// Past -historyMax the whole table is halved.
+	*at(quiets[0]), *at(quiets[2]) = -historyMax, 1000
+	w.penalizeQuiets(side, quiets[:1], 2)
+	if got, want := *at(quiets[0]), int32((-historyMax-4)/2); got != want {
+		t.Errorf("after halving: history %d, want %d", got, want)
+	}
+	if got := *at(quiets[2]); got != 500 {
+		t.Errorf("other move after halving: %d, want 500", got)
+	}
+}
