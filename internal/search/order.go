@@ -75,9 +75,10 @@ func (w *worker) rewardQuiet(ply int, side movegen.Color, m movegen.Move, depth 
 // is halved, which also ages old counts.
 const historyMax = 1 << 22
 
-// penalizeQuiets lowers the history of the quiet moves searched before a
+// penalizeQuiets lowers the history of the quiet moves ordered before a
 // quiet move that cut off (Features.HistoryMalus): they were tried first
-// and failed, so they should sort lower next time.
+// and failed (or, with LMP or deferral, were skipped), so they should sort
+// lower next time.
 func (w *worker) penalizeQuiets(side movegen.Color, tried []movegen.Move, depth int) {
 	for _, m := range tried {
 		if m.IsCapture() {

@@ -112,7 +112,8 @@ type Features struct {
 	OfferFull bool
 	// HistoryMalus: when a quiet move cuts off, the quiet moves searched
 	// before it lose history as much as it gains (order.go), so moves
-	// that keep failing sort later. Off until measured.
+	// that keep failing sort later. Off: -4.3 [-19.5, +10.8] over 400
+	// games at 3+0.03.
 	HistoryMalus bool
 }
 
