@@ -143,6 +143,29 @@ func TestBenchSignature(t *testing.T) {
 	if nodes[0] != nodes[1] {
 		t.Errorf("bench signature differs run to run: %v", nodes)
 	}
+	// --features changes the search (LMR off searches more nodes to the
+	// same depth), spelled as Hub's parameter; an unknown name is bad usage.
+	r := run(t, "", "bench", "--depth", "8", "--features", "-LMR")
+	ls := lines(r.stdout)
+	m := re.FindStringSubmatch(ls[len(ls)-1])
+	if r.code != 0 || m == nil {
+		t.Fatalf("--features -LMR: exit %d, %q", r.code, r.stdout)
+	}
+	if off, _ := strconv.Atoi(m[1]); off <= mustAtoi(t, nodes[0]) {
+		t.Errorf("bench --features -LMR: %d nodes, the default %s", off, nodes[0])
+	}
+	if r := run(t, "", "bench", "--features", "+Nope"); r.code != 2 || !strings.Contains(r.stderr, `"Nope"`) {
+		t.Errorf("--features +Nope: exit %d, %q", r.code, r.stderr)
+	}
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // --level plays weaker on purpose: with --seed the choice repeats, over

@@ -17,6 +17,7 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 	depth := fs.Int("depth", search.BenchDepth, "depth of each search")
 	threads := fs.Int("threads", 1, "search threads")
 	hash := fs.Int("hash", 16, "transposition table size in MiB")
+	features := fs.String("features", "", "search features on (+Name) or off (-Name) from the default, as Hub's features parameter")
 	var ef evalFlags
 	addEvalFlags(fs, &ef)
 	if _, err := parse(fs, args, &co); err != nil {
@@ -31,6 +32,9 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 		return usagef("--depth %d out of range 1-%d", *depth, search.MaxPly-10)
 	}
 	engine := search.NewEngine(*hash, env.Log)
+	if engine.Features, err = search.ApplyFeatures(search.DefaultFeatures, *features); err != nil {
+		return usageError{err}
+	}
 	var nodes int64
 	if ef.name == "classic" && ef.file != "" {
 		return usagef("--eval-file %s needs --eval learned", ef.file)

@@ -70,7 +70,7 @@ func init() {
 			"engine tune --variant V --data FILE... --out W [--epochs E] [--l2 X] [--lambda L] [--seed S] [--threads T] [--validation 0.1]", runTune},
 		{"gui", "serve a board in the browser to play and analyse with Rio",
 			"engine gui [--listen 127.0.0.1:0] [--no-open] [--variant V] [--threads T] [--hash MB] [--egdb-path D] [--egdb-pieces N] [--eval learned|classic] | engine gui --export DIR [--variant V]", runGui},
-		{"bench", "search the built-in positions; the last line is the build's signature", "engine bench [--depth N] [--threads T] [--hash MB] [--eval learned|classic] [--eval-file W]", runBench},
+		{"bench", "search the built-in positions; the last line is the build's signature", "engine bench [--depth N] [--threads T] [--hash MB] [--eval learned|classic] [--eval-file W] [--features +Name,-Name]", runBench},
 		{"version", "print version, commit and Go version", "engine version", runVersion},
 		{"help", "describe the commands", "engine help [command]", runHelp},
 	}

@@ -87,6 +87,14 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 			return 0
 		}
 	}
+	if w.feat.ShallowCut && !pvNode && ext == 0 && w.shallow == 0 {
+		if score, ok := w.shallowCut(ply, depth, beta, moves); ok {
+			return score
+		}
+		if w.abort {
+			return 0
+		}
+	}
 	// lateQuiet is how many moves are searched before late quiet ones are
 	// pruned (LMP); len(moves) when none are.
 	lateQuiet := len(moves)
@@ -135,7 +143,9 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 				score = -w.alphaBeta(ply+1, newDepth, -beta, -alpha)
 			} else {
 				r := 0
-				if w.feat.LMR && depth >= 3 && i >= 3 && ext == 0 && !m.IsCapture() &&
+				if w.feat.WideLMR {
+					r = wideReduction(depth, i, pvNode, m, f)
+				} else if w.feat.LMR && depth >= 3 && i >= 3 && ext == 0 && !m.IsCapture() &&
 					m != f.killers[0] && m != f.killers[1] &&
 					!(w.feat.OfferFull && w.v.HasCapture(&w.stack[ply+1].pos)) {
 					r = 1
@@ -148,6 +158,9 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 							r = max(r-1, 1)
 						}
 						r = min(r, newDepth-1)
+					}
+					if w.feat.HistoryLMR {
+						r = historyReduction(r, w.history[pos.Side][m.From()&63][m.To()&63], f.histTop, depth, newDepth)
 					}
 				}
 				score = -w.alphaBeta(ply+1, newDepth-r, -alpha-1, -alpha)
@@ -274,6 +287,21 @@ func (w *worker) threatened(pos *movegen.Position) bool {
 // futilityMargin is how far above beta, per ply of depth, a static score
 // must stand for reverse futility pruning.
 const futilityMargin = 80
+
+// historyReduction adjusts a late quiet move's reduction r by its history
+// h against the best history top of its node's quiet moves
+// (Features.HistoryLMR): a move that never cut off in this search gets a
+// ply more at depth 5 or more, one with at least half the top a ply less;
+// the child keeps at least one ply.
+func historyReduction(r int, h, top int32, depth, newDepth int) int {
+	switch {
+	case h <= 0 && depth >= 5:
+		r++
+	case top > 0 && 2*h >= top:
+		r--
+	}
+	return max(0, min(r, newDepth-1))
+}
 
 // lmrTable[depth][index] is the late-move reduction of the log-shaped
 // scheme: at least one ply, growing with log(depth)*log(index).

@@ -19,6 +19,7 @@ func (w *worker) orderMoves(ply int, moves []movegen.Move, ttKey uint32) {
 	f := &w.stack[ply]
 	side := f.pos.Side
 	kings := f.pos.Kings
+	f.histTop = 0
 	for i, m := range moves {
 		var s int32
 		switch {
@@ -33,6 +34,7 @@ func (w *worker) orderMoves(ply int, moves []movegen.Move, ttKey uint32) {
 			s = orderKiller2
 		default:
 			s = w.history[side][m.From()&63][m.To()&63]
+			f.histTop = max(f.histTop, s)
 		}
 		if m.Promotes() {
 			s += 1 << 12

@@ -35,6 +35,63 @@ func (w *worker) probCut(ply, depth, beta int, moves []movegen.Move) (int, bool)
 	return 0, false
 }
 
+// shallowMargin is how far above beta, per ply of depth (hundredths of a
+// man), ShallowCut's search must reach.
+const shallowMargin = 10
+
+// shallowCut searches a non-PV node to 40% of its depth with a null
+// window shallowMargin*depth above beta, no ShallowCut inside; a move
+// that reaches it makes the full search's cut likely enough to take, and
+// the node returns that score less the margin (Features.ShallowCut, the
+// pruning Scan does at every non-PV node of depth 3 or more).
+func (w *worker) shallowCut(ply, depth, beta int, moves []movegen.Move) (int, bool) {
+	if depth < 3 || abs(beta) >= tt.MateBound-MaxPly {
+		return 0, false
+	}
+	margin := shallowMargin * depth
+	nbeta := beta + margin
+	childDepth := depth*40/100 - 1
+	w.shallow++
+	score, cut := 0, false
+	for i := range moves {
+		w.pick(ply, moves, i)
+		w.makeMove(ply, moves[i])
+		score = -w.alphaBeta(ply+1, childDepth, -nbeta, -nbeta+1)
+		w.unmakeMove()
+		if w.abort {
+			break
+		}
+		if score >= nbeta {
+			cut = true
+			break
+		}
+	}
+	w.shallow--
+	if !cut || w.abort {
+		return 0, false
+	}
+	if score >= tt.MateBound {
+		return beta, true // a win seen shallow: the full search proves its distance
+	}
+	return score - margin, true
+}
+
+// wideReduction is the late-move reduction of Features.WideLMR for the
+// move m at index i of a node of depth: Scan's scheme, the killers
+// spared as LMR spares them.
+func wideReduction(depth, i int, pvNode bool, m movegen.Move, f *frame) int {
+	if depth < 2 || m.IsCapture() || m.Promotes() || m == f.killers[0] || m == f.killers[1] {
+		return 0
+	}
+	switch {
+	case pvNode && i < 3, i < 1:
+		return 0
+	case !pvNode && i >= 4:
+		return 2
+	}
+	return 1
+}
+
 // lmpMoves[depth] is how many moves a shallow non-PV node searches before
 // late quiet ones are pruned (Features.LMP).
 var lmpMoves = [4]int{0, 5, 8, 13}

@@ -12,7 +12,7 @@ import (
 // same twice (same move, same nodes). (LMP pruning a sacrifice missed the
 // russian 25-22 shot: a move that offers a capture is never pruned.)
 func TestCandidatePrunings(t *testing.T) {
-	for _, spec := range []string{"+ProbCut", "+LMP", "+ProbCut +LMP", "+LogLMR", "+OfferFull", "+AdaptiveTime", "+HistoryMalus", "+Futility"} {
+	for _, spec := range []string{"+ProbCut", "+LMP", "+ProbCut +LMP", "+LogLMR", "+OfferFull", "+AdaptiveTime", "+HistoryMalus", "+Futility", "+HistoryLMR", "+ShallowCut", "+WideLMR"} {
 		feat, err := ApplyFeatures(DefaultFeatures, spec)
 		if err != nil {
 			t.Fatal(err)
@@ -37,6 +37,34 @@ func TestCandidatePrunings(t *testing.T) {
 			if nodes[0] != nodes[1] {
 				t.Errorf("%s: %s: %d then %d nodes", spec, c.fen, nodes[0], nodes[1])
 			}
+		}
+	}
+}
+
+// TestHistoryReduction holds HistoryLMR's rule to a table: unknown moves
+// reduced more only deep enough, good ones less, the child never below one
+// ply and never a negative reduction.
+func TestHistoryReduction(t *testing.T) {
+	cases := []struct {
+		r        int
+		h, top   int32
+		depth    int
+		newDepth int
+		want     int
+	}{
+		{1, 0, 100, 5, 4, 2},   // never cut off, deep: one more
+		{1, 0, 100, 4, 3, 1},   // never cut off, shallow: unchanged
+		{1, 0, 0, 6, 5, 2},     // nothing cut off yet at all: still unknown
+		{1, 50, 100, 6, 5, 0},  // half the top: one less
+		{2, 100, 100, 6, 5, 1}, // the top itself
+		{1, 49, 100, 6, 5, 1},  // below half: unchanged
+		{2, 0, 100, 5, 2, 1},   // capped so that the child keeps a ply
+		{3, 0, 9, 8, 7, 4},
+	}
+	for _, c := range cases {
+		if got := historyReduction(c.r, c.h, c.top, c.depth, c.newDepth); got != c.want {
+			t.Errorf("historyReduction(r=%d, h=%d, top=%d, depth=%d, newDepth=%d) = %d, want %d",
+				c.r, c.h, c.top, c.depth, c.newDepth, got, c.want)
 		}
 	}
 }

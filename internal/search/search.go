@@ -115,6 +115,21 @@ type Features struct {
 	// that keep failing sort later. Off: -4.3 [-19.5, +10.8] over 400
 	// games at 3+0.03.
 	HistoryMalus bool
+	// HistoryLMR adjusts late-move reductions by history: a quiet move
+	// that never cut off in this search is reduced a ply more at depth 5
+	// or more, one whose history is at least half the best of its node's
+	// quiet moves a ply less (alphabeta.go). Off until measured.
+	HistoryLMR bool
+	// ShallowCut (Scan's pruning): at a non-PV node of depth 3 or more,
+	// the node is searched to 40% of its depth with a null window 0.1
+	// men a ply above beta, without this pruning inside; reaching it
+	// cuts the node (pruning.go). Off until measured.
+	ShallowCut bool
+	// WideLMR (Scan's reductions): quiet moves other than the killers
+	// are reduced from depth 2 and from the second move (the fourth at
+	// PV nodes), by two plies from the fifth move at non-PV nodes,
+	// instead of LMR's depth 3, fourth move. Off until measured.
+	WideLMR bool
 }
 
 // DefaultFeatures are the search parts in use: those self-play showed to

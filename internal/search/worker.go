@@ -36,8 +36,12 @@ type frame struct {
 	// was searching them (busy.go).
 	deferred [movegen.MaxMoves]uint8
 	killers  [2]movegen.Move
-	pv       [MaxPly]movegen.Move
-	pvLen    int
+	// histTop is the highest history of the node's quiet moves other
+	// than the table move and the killers (orderMoves), what
+	// Features.HistoryLMR measures a move's history against.
+	histTop int32
+	pv      [MaxPly]movegen.Move
+	pvLen   int
 }
 
 // rootMove is a legal move at the root with its last score and line.
@@ -65,6 +69,9 @@ type worker struct {
 	// history[side][from][to] counts cutoffs by quiet moves, squared depth
 	// each (less the failures before them, with Features.HistoryMalus).
 	history [2][64][64]int32
+	// shallow counts the ShallowCut searches under way on the path: none
+	// prunes again inside another (pruning.go).
+	shallow int
 
 	nodes          int64
 	nodesPublished atomic.Int64
