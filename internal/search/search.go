@@ -123,7 +123,7 @@ type Features struct {
 	// ShallowCut (Scan's pruning): at a non-PV node of depth 3 or more,
 	// the node is searched to 40% of its depth with a null window 0.1
 	// men a ply above beta, without this pruning inside; reaching it
-	// cuts the node (pruning.go). Off: waits for 10+0.1.
+	// cuts the node (pruning.go). Off for now: a gain at 3+0.03 and 10+0.1.
 	ShallowCut bool
 	// WideLMR (Scan's reductions): quiet moves other than the killers
 	// are reduced from depth 2 and from the second move (the fourth at
@@ -137,7 +137,9 @@ type Features struct {
 // features did not show a gain and stay off until a match shows one;
 // Futility gained +12.2 [+2.1, +22.2] over 800 games at 3+0.03 and waits
 // for the longer control (10+0.1) before it is switched on, as do
-// ShallowCut (+35.9 [+15.9, +56.2] at 3+0.03, SPRT H1 after 165 games) and
+// ShallowCut (+35.9 [+15.9, +56.2] at 3+0.03, +44.2 [+21.5, +67.4] at
+// 10+0.1, SPRT H1 at both: next to be switched on, once TestShots' score
+// check is restated over several depths) and
 // WideLMR (+17.4 [+2.8, +32.0] over 400 at 3+0.03). Defer only changes
 // how threads share the work: it is judged by time to depth (README,
 // "Numbers"). AdaptiveTime gained +20.9 [+9.5, +32.3] over 800 russian
