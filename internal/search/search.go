@@ -123,7 +123,7 @@ type Features struct {
 	// ShallowCut (Scan's pruning): at a non-PV node of depth 3 or more,
 	// the node is searched to 40% of its depth with a null window 0.1
 	// men a ply above beta, without this pruning inside; reaching it
-	// cuts the node (pruning.go). Off for now: a gain at 3+0.03 and 10+0.1.
+	// cuts the node (pruning.go). On: a gain at 3+0.03 and at 10+0.1.
 	ShallowCut bool
 	// WideLMR (Scan's reductions): quiet moves other than the killers
 	// are reduced from depth 2 and from the second move (the fourth at
@@ -136,15 +136,13 @@ type Features struct {
 // gain, or (aspiration) to cost nothing (README, "Search"). The other
 // features did not show a gain and stay off until a match shows one;
 // Futility gained +12.2 [+2.1, +22.2] over 800 games at 3+0.03 and waits
-// for the longer control (10+0.1) before it is switched on, as do
-// ShallowCut (+35.9 [+15.9, +56.2] at 3+0.03, +44.2 [+21.5, +67.4] at
-// 10+0.1, SPRT H1 at both: next to be switched on, once TestShots' score
-// check is restated over several depths) and
+// for the longer control (10+0.1) before it is switched on, as does
 // WideLMR (+17.4 [+2.8, +32.0] over 400 at 3+0.03). Defer only changes
 // how threads share the work: it is judged by time to depth (README,
 // "Numbers"). AdaptiveTime gained +20.9 [+9.5, +32.3] over 800 russian
-// games at 3+0.03.
-var DefaultFeatures = Features{LMR: true, SingleReply: true, Aspiration: true, Defer: true, PlayOn: true, AdaptiveTime: true}
+// games at 3+0.03, ShallowCut +35.9 [+15.9, +56.2] at 3+0.03 and +44.2
+// [+21.5, +67.4] at 10+0.1 (SPRT H1 at both).
+var DefaultFeatures = Features{LMR: true, SingleReply: true, Aspiration: true, Defer: true, PlayOn: true, AdaptiveTime: true, ShallowCut: true}
 
 // Engine holds what outlives one search: the transposition table.
 type Engine struct {

@@ -64,10 +64,7 @@ func TestShots(t *testing.T) {
 					c.v.Name, c.fen, c.v.FormatMove(bm), gain-material(&p), margin, c.move)
 			}
 		}
-		// Both evaluations find the shot. The classic one counts a man as
-		// 100 and a king as 300, as material does, so its score shows the
-		// material won; the learned one values pieces its own way, so its
-		// score is held to its own static view of the position.
+		// Both evaluations find the shot.
 		for _, name := range eval.Names {
 			e := NewEngine(16, zerolog.Nop())
 			e.Eval, _ = eval.Select(c.v, name, "")
@@ -75,15 +72,37 @@ func TestShots(t *testing.T) {
 			if res.Move != want {
 				t.Errorf("%s %s, eval %s: found %s (score %d), want %s", c.v.Name, c.fen, name, c.v.FormatMove(res.Move), res.Score, c.move)
 			}
-			// The learned one may see part of the gain before the move;
-			// its score must not fall below that view.
-			before, gain := material(&p), 50
-			if name != "classic" {
-				before, gain = e.Eval(c.v, &p), 0
+			if name == "classic" {
+				continue
 			}
-			if res.Score < before+gain {
-				t.Errorf("%s %s, eval %s: score %d does not show the material won (%d before)", c.v.Name, c.fen, name, res.Score, before)
+			// The learned evaluation values pieces its own way and may see
+			// part of the gain before the move: its score must not fall
+			// below its own static view of the position.
+			if before := e.Eval(c.v, &p); res.Score < before {
+				t.Errorf("%s %s, eval %s: score %d falls below the static %d", c.v.Name, c.fen, name, res.Score, before)
 			}
+		}
+		// The classic evaluation counts material as the oracle does, so the
+		// search must see the oracle's claim: no other move comes within a
+		// man of the shot. Two lines at depth 8 give both scores. (The
+		// shot's own score against the material before it is no measure:
+		// positional terms move it by tens of points from one depth to the
+		// next, below the material before at some depths.)
+		e := NewEngine(16, zerolog.Nop())
+		e.Eval = eval.Evaluate
+		var lines [2]Info
+		e.Run(context.Background(), g, Limits{Depth: 8}, Options{Threads: 1, MultiPV: 2}, func(i Info) {
+			if i.Depth == 8 && i.Line >= 1 && i.Line <= 2 {
+				lines[i.Line-1] = i
+			}
+		})
+		first := movegen.NoMove
+		if len(lines[0].PV) > 0 {
+			first = lines[0].PV[0]
+		}
+		if first != want || lines[0].Score-lines[1].Score < 100 {
+			t.Errorf("%s %s, eval classic, two lines: first %s (score %d), second %d: want %s a man ahead",
+				c.v.Name, c.fen, c.v.FormatMove(first), lines[0].Score, lines[1].Score, c.move)
 		}
 	}
 }
