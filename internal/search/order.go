@@ -6,12 +6,15 @@ import (
 )
 
 // Move ordering scores: the table's move, then captures by the pieces they
-// take, then the two killers of the ply, then quiet moves by history.
+// take, then the two killers of the ply, then the counter-move
+// (Features.CounterMove), then quiet moves by history (which stays within
+// ±historyMax, below them all).
 const (
 	orderTT      = 1 << 30
 	orderCapture = 1 << 26
 	orderKiller1 = 1 << 25
 	orderKiller2 = 1 << 24
+	orderCounter = 1 << 23
 )
 
 // orderMoves scores the moves of ply for pick.
@@ -20,6 +23,10 @@ func (w *worker) orderMoves(ply int, moves []movegen.Move, ttKey uint32) {
 	side := f.pos.Side
 	kings := f.pos.Kings
 	f.histTop = 0
+	f.counter = movegen.NoMove
+	if w.feat.CounterMove && f.prev != movegen.NoMove {
+		f.counter = w.replies[side][f.prev.From()&63][f.prev.To()&63]
+	}
 	for i, m := range moves {
 		var s int32
 		switch {
@@ -32,6 +39,8 @@ func (w *worker) orderMoves(ply int, moves []movegen.Move, ttKey uint32) {
 			s = orderKiller1
 		case m == f.killers[1]:
 			s = orderKiller2
+		case m == f.counter:
+			s = orderCounter
 		default:
 			s = w.history[side][m.From()&63][m.To()&63]
 			f.histTop = max(f.histTop, s)
@@ -65,6 +74,9 @@ func (w *worker) rewardQuiet(ply int, side movegen.Color, m movegen.Move, depth 
 	if f.killers[0] != m {
 		f.killers[1] = f.killers[0]
 		f.killers[0] = m
+	}
+	if w.feat.CounterMove && f.prev != movegen.NoMove {
+		w.replies[side][f.prev.From()&63][f.prev.To()&63] = m
 	}
 	h := &w.history[side][m.From()&63][m.To()&63]
 	*h += int32(depth * depth)

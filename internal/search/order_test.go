@@ -56,3 +56,52 @@ func TestPenalizeQuiets(t *testing.T) {
 		t.Errorf("other move after halving: %d, want 500", got)
 	}
 }
+
+// With Features.CounterMove, a quiet cutoff is remembered as the reply to
+// the move before it, and that reply then sorts after the killers and
+// before every quiet move by history; without it nothing is remembered.
+func TestCounterMove(t *testing.T) {
+	v := movegen.Russian
+	start := v.Start()
+	first := v.Generate(&start, nil)
+	var after movegen.Position
+	start.PlayInto(first[0], &after)
+	replies := v.Generate(&after, nil)
+	if len(replies) < 4 || replies[0].IsCapture() {
+		t.Fatalf("after %s: %d replies", v.FormatMove(first[0]), len(replies))
+	}
+	for _, on := range []bool{false, true} {
+		w := &worker{v: v, stack: make([]frame, 2)}
+		w.feat.CounterMove = on
+		f := &w.stack[1]
+		f.pos, f.prev = after, first[0]
+		counter, killer := replies[3], replies[2]
+		f.killers[0] = killer
+		w.rewardQuiet(1, after.Side, counter, 4)
+		f.killers = [2]movegen.Move{killer, replies[1]}
+		// The best history there can be sorts below the counter-move.
+		w.history[after.Side][replies[0].From()&63][replies[0].To()&63] = historyMax
+		moves := append([]movegen.Move(nil), replies...)
+		w.orderMoves(1, moves, 0)
+		var got []movegen.Move
+		for i := range moves {
+			w.pick(1, moves, i)
+			got = append(got, moves[i])
+		}
+		want := []movegen.Move{killer, replies[1], replies[0]}
+		if on {
+			want = []movegen.Move{killer, replies[1], counter, replies[0]}
+		}
+		for i, m := range want {
+			if got[i] != m {
+				t.Errorf("CounterMove %v: move %d is %s, want %s", on, i, v.FormatMove(got[i]), v.FormatMove(m))
+			}
+		}
+		// Another previous move has no counter-move of its own.
+		f.prev = first[1]
+		w.orderMoves(1, moves, 0)
+		if f.counter != movegen.NoMove {
+			t.Errorf("CounterMove %v: a counter-move %s for another move", on, v.FormatMove(f.counter))
+		}
+	}
+}

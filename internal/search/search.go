@@ -130,6 +130,12 @@ type Features struct {
 	// PV nodes), by two plies from the fifth move at non-PV nodes,
 	// instead of LMR's depth 3, fourth move. Off: waits for 10+0.1.
 	WideLMR bool
+	// CounterMove: the quiet move that last cut off in reply to the
+	// opponent's previous move is tried after the killers and before the
+	// other quiet moves (order.go); reductions treat it as any quiet
+	// move (spared like a killer, it missed the russian shot of
+	// TestCandidatePrunings at depth 8). Off until measured.
+	CounterMove bool
 }
 
 // DefaultFeatures are the search parts in use: those self-play showed to

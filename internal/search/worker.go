@@ -36,6 +36,11 @@ type frame struct {
 	// was searching them (busy.go).
 	deferred [movegen.MaxMoves]uint8
 	killers  [2]movegen.Move
+	// prev is the move that led here (NoMove at the root), what
+	// Features.CounterMove answers; counter is the reply remembered
+	// for it, set by orderMoves.
+	prev    movegen.Move
+	counter movegen.Move
 	// histTop is the highest history of the node's quiet moves other
 	// than the table move and the killers (orderMoves), what
 	// Features.HistoryLMR measures a move's history against.
@@ -69,6 +74,9 @@ type worker struct {
 	// history[side][from][to] counts cutoffs by quiet moves, squared depth
 	// each (less the failures before them, with Features.HistoryMalus).
 	history [2][64][64]int32
+	// replies[side][from][to] is side's quiet move that last cut off in
+	// reply to the opponent's move from-to (Features.CounterMove).
+	replies [2][64][64]movegen.Move
 	// shallow counts the ShallowCut searches under way on the path: none
 	// prunes again inside another (pruning.go).
 	shallow int
@@ -475,6 +483,7 @@ func (w *worker) makeMove(ply int, m movegen.Move) {
 	next.drawn = drawnBy >= 0
 	next.left = cur.rules.PliesLeft(next.counters)
 	next.pvLen = 0
+	next.prev = m
 	w.hist.Push(next.pos.Hash, e&(game.Capture|game.ManMove) != 0)
 }
 
