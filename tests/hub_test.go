@@ -258,12 +258,12 @@ func TestHubTimings(t *testing.T) {
 		h.expect("done", 5*time.Second)
 		d := time.Since(t0).Seconds()
 		t.Logf("move-time %g s: answered after %.3f s", mt, d)
-		// Never late; early by the margin (up to 8% of a short move-time)
+		// Never late; early by the margin (up to 15% of a short move-time)
 		// plus, on a loaded machine, twice the threads' longest wait
 		// between clock checks (search.Limits.budget): the other test
 		// packages running beside this one load it.
-		if d > mt*1.1 || d < mt*0.8 {
-			t.Errorf("move-time %g answered after %.3f s (want 80-110%%)", mt, d)
+		if d > mt*1.1 || d < mt*0.75 {
+			t.Errorf("move-time %g answered after %.3f s (want 75-110%%)", mt, d)
 		}
 	}
 	// ping during a search

@@ -327,7 +327,9 @@ const (
 // to out.
 func (s *blockSolver) setup(from, to int) {
 	var buf [movegen.MaxMoves]movegen.Move
+	var pace pacer
 	for o := from; o < to; o++ {
+		pace.tick()
 		g := s.block(o)
 		legal := s.legal[o]
 		empty := movegen.Valid &^ (g[0] | g[1] | g[2] | g[3])
@@ -420,7 +422,9 @@ func (s *blockSolver) twin(x, o int, sq movegen.Bitboard) (int, int, movegen.Bit
 // share gives the non-canonical positions of blocks from-to their
 // canonical twins' results.
 func (s *blockSolver) share(from, to int) {
+	var pace pacer
 	for o := from; o < to; o++ {
+		pace.tick()
 		for x := range 2 {
 			sd := &s.sides[x]
 			for sqs := s.legal[o]&^sd.quiet[o] | sd.hold[o]; sqs != 0; sqs &= sqs - 1 {
@@ -482,7 +486,9 @@ func (s *blockSolver) prepare(ctx context.Context, threads int) error {
 		}
 		(*list)[d] = append((*list)[d], e)
 	}
+	var pace pacer
 	for o := range n {
+		pace.tick()
 		for x := range 2 {
 			sd := &s.sides[x]
 			for sqs := s.legal[o]&^sd.quiet[o] | sd.hold[o]; sqs != 0; sqs &= sqs - 1 {
@@ -504,6 +510,7 @@ func (s *blockSolver) prepare(ctx context.Context, threads int) error {
 // run settles the positions pass by pass.
 func (s *blockSolver) run(ctx context.Context) error {
 	last := max(len(s.inject), len(s.release)) - 1
+	var pace pacer
 	for d := 0; ; d++ {
 		settled := len(s.sides[0].freshList) > 0 || len(s.sides[1].freshList) > 0 // by pass d-1
 		if settled && d-1 > maxDist {
@@ -527,6 +534,7 @@ func (s *blockSolver) run(ctx context.Context) error {
 		// Candidates: the predecessors of the previous pass's positions.
 		for x := range s.sides {
 			for _, b := range s.sides[1-x].prev {
+				pace.tick()
 				s.retro(x, int(b.o), b.bits)
 			}
 		}
@@ -534,6 +542,7 @@ func (s *blockSolver) run(ctx context.Context) error {
 			for x := range s.sides {
 				sd := &s.sides[x]
 				for o := range s.legal {
+					pace.tick()
 					s.candidate(sd, int32(o), s.legal[o])
 				}
 			}
@@ -558,6 +567,7 @@ func (s *blockSolver) run(ctx context.Context) error {
 		for x := range s.sides {
 			sd := &s.sides[x]
 			for _, o := range sd.candList {
+				pace.tick()
 				b := sd.cand[o] & sd.quiet[o] &^ (sd.won[o] | sd.lost[o])
 				sd.cand[o] = 0
 				if d&1 == 0 && b != 0 {

@@ -376,10 +376,12 @@ func (db *DB) solve(ctx context.Context, pair []Material, threads int) ([]*Table
 		}
 		c.pushes = nil
 	}
+	var pace pacer
 	for d := 0; d < len(s.buckets); d++ {
 		b := s.buckets[d]
 		var touched uint32
 		for j, e := range b {
+			pace.tick()
 			// Load a later entry's state and position now, so that its
 			// cache misses overlap this entry's work.
 			if j+8 < len(b) {
@@ -402,6 +404,7 @@ func (db *DB) solve(ctx context.Context, pair []Material, threads int) ([]*Table
 	var ts []*Table
 	for _, sd := range s.sides {
 		for i := range sd.st {
+			pace.tick()
 			c := sd.st[i].cell
 			v := Value{WDL: Draw}
 			switch {
@@ -507,7 +510,9 @@ func (s *solver) initRange(k int, from, to int64) [][]uint32 {
 	var w walker
 	var q movegen.Position
 	w.seek(sd.x, from)
+	var pace pacer
 	for i := from; i < to; i++ {
+		pace.tick()
 		p := w.position()
 		if sd.packed != nil {
 			sd.packed[i] = pack(&p)

@@ -18,8 +18,9 @@ func TestBudget(t *testing.T) {
 		minHard    time.Duration
 	}{
 		{"move-time", Limits{MoveTime: time.Second}, time.Second, time.Second - Safety + ms, 900 * ms},
-		{"tiny move-time", Limits{MoveTime: 10 * ms}, 10 * ms, 10 * ms, 9 * ms},
-		{"short move-time", Limits{MoveTime: 200 * ms}, 200 * ms, 200 * ms, 184 * ms},
+		{"tiny move-time", Limits{MoveTime: 10 * ms}, 10 * ms, 10 * ms, 8500 * time.Microsecond}, // 15% margin
+		{"short move-time", Limits{MoveTime: 200 * ms}, 200 * ms, 200 * ms, 170 * ms},
+		{"0.1 s move-time", Limits{MoveTime: 100 * ms}, 100 * ms, 100 * ms, 85 * ms},
 		{"sudden death", Limits{HasClock: true, Time: 60 * time.Second}, 3 * time.Second, 12 * time.Second, time.Second},
 		{"increment", Limits{HasClock: true, Time: 10 * time.Second, Inc: 100 * ms}, 600 * ms, 2400 * ms, 100 * ms},
 		{"negative time, increment", Limits{HasClock: true, Time: -50 * ms, Inc: 100 * ms}, 50 * ms, 50 * ms, ms},

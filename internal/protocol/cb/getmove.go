@@ -152,12 +152,13 @@ func (e *Engine) GetMove(b *Board, req Request, mv *CBMove) int {
 	})
 	// The search stops itself at its hard limit. On a loaded machine its
 	// threads may be left waiting past it: the move is then answered from
-	// the last completed iteration, a little after the limit (half the
-	// margin the limit keeps), and the threads stop behind it, holding the
-	// search lock until they have.
+	// the last completed iteration, a little after the limit (a quarter
+	// of the margin the limit keeps: the rest is for the host's own
+	// scheduling on a loaded machine), and the threads stop behind it,
+	// holding the search lock until they have.
 	var late <-chan time.Time
 	if deadline, ok := s.Deadline(); ok {
-		timer := time.NewTimer(time.Until(deadline) + lim.Margin()/2)
+		timer := time.NewTimer(time.Until(deadline) + lim.Margin()/4)
 		defer timer.Stop()
 		late = timer.C
 	}
