@@ -87,7 +87,7 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 			return 0
 		}
 	}
-	if w.feat.ShallowCut && !pvNode && ext == 0 && w.shallow == 0 {
+	if w.feat.ShallowCut && !pvNode && ext == 0 && (w.shallow == 0 || w.feat.ShallowNest) {
 		if score, ok := w.shallowCut(ply, depth, beta, moves); ok {
 			return score
 		}

@@ -134,8 +134,14 @@ type Features struct {
 	// opponent's previous move is tried after the killers and before the
 	// other quiet moves (order.go); reductions treat it as any quiet
 	// move (spared like a killer, it missed the russian shot of
-	// TestCandidatePrunings at depth 8). Off until measured.
+	// TestCandidatePrunings at depth 8). Off: +5.2 [-6.3, +16.8] over
+	// 400 games at 3+0.03 on top of ShallowCut.
 	CounterMove bool
+	// ShallowNest lets ShallowCut prune inside its own shallow searches
+	// too (at their nodes of depth 3 or more), as a search that calls
+	// itself would: the shallow searches of deep nodes get cheaper. Off:
+	// +4.3 [-6.6, +15.2] over 400 games at 3+0.03.
+	ShallowNest bool
 }
 
 // DefaultFeatures are the search parts in use: those self-play showed to
