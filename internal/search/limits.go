@@ -63,9 +63,7 @@ func (l Limits) budget() (soft, hard time.Duration) {
 		return 0, 0
 	case l.MoveTime > 0:
 		// Time not used on this move is lost: no soft limit, search until
-		// the budget is spent.
-		// The margin is capped at 15% of the move-time, so that a short
-		// move-time is still mostly used.
+		// the budget is spent, less the margin (Margin says how much).
 		return 0, max(l.MoveTime-l.Margin(), time.Millisecond)
 	case l.HasClock:
 		// The increment is credited before the move: T + I is usable.
