@@ -46,9 +46,10 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 	}
 
 	var ttKey uint32
+	var ttEntry tt.Entry // what the table knows here, for Features.Singular
 	key := tableKey(f, depth)
 	if e, ok := w.table.Probe(key); ok {
-		ttKey = e.Move
+		ttKey, ttEntry = e.Move, e
 		if !pvNode && e.Depth >= depth && !f.drawn {
 			score := tt.FromTT(e.Score, ply)
 			switch {
@@ -90,6 +91,18 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 	if w.feat.ShallowCut && !pvNode && ext == 0 && (w.shallow == 0 || w.feat.ShallowNest) {
 		if score, ok := w.shallowCut(ply, depth, beta, moves); ok {
 			return score
+		}
+		if w.abort {
+			return 0
+		}
+	}
+	// singExt extends the table's move at a PV node when every other
+	// move falls clearly short of it (Features.Singular).
+	singExt := 0
+	if w.feat.Singular && pvNode && ext == 0 && ttKey != 0 {
+		w.pick(ply, moves, 0)
+		if tt.MoveKey(moves[0]) == ttKey && w.singular(ply, depth, ttEntry, moves) {
+			singExt = 1
 		}
 		if w.abort {
 			return 0
@@ -140,7 +153,7 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 			newDepth := depth - 1 + ext
 			var score int
 			if i == 0 {
-				score = -w.alphaBeta(ply+1, newDepth, -beta, -alpha)
+				score = -w.alphaBeta(ply+1, newDepth+singExt, -beta, -alpha)
 			} else {
 				r := 0
 				if w.feat.WideLMR {

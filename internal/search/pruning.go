@@ -95,3 +95,39 @@ func wideReduction(depth, i int, pvNode bool, m movegen.Move, f *frame) int {
 // lmpMoves[depth] is how many moves a shallow non-PV node searches before
 // late quiet ones are pruned (Features.LMP).
 var lmpMoves = [4]int{0, 5, 8, 13}
+
+// singularMargin is how far below the table's score (hundredths of a
+// man) every other move must stay for the table's move to be singular.
+const singularMargin = 40
+
+// singularDepth is the shallowest PV node Features.Singular tests: the
+// test costs a search 4 plies shallower of all the other moves.
+const singularDepth = 8
+
+// singular reports whether the table's move, moves[0] of a PV node of
+// depth, is the only good one: the table holds a lower bound or exact
+// score for it from at most 4 plies shallower, and every other move,
+// searched 4 plies shallower with a null window singularMargin below that
+// score, fails low (Features.Singular, the extension Scan makes). Such a
+// line is where the game turns, and a ply more there finds the shots
+// and refutations that hang on one move.
+func (w *worker) singular(ply, depth int, e tt.Entry, moves []movegen.Move) bool {
+	if depth < singularDepth || len(moves) < 2 || e.Bound == tt.Upper || e.Depth < depth-4 {
+		return false
+	}
+	score := tt.FromTT(e.Score, ply)
+	if abs(score) >= tt.MateBound {
+		return false
+	}
+	salpha := score - singularMargin
+	for i := 1; i < len(moves); i++ {
+		w.pick(ply, moves, i)
+		w.makeMove(ply, moves[i])
+		s := -w.alphaBeta(ply+1, depth-5, -salpha-1, -salpha)
+		w.unmakeMove()
+		if w.abort || s > salpha {
+			return false
+		}
+	}
+	return true
+}

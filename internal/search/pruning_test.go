@@ -20,7 +20,7 @@ import (
 // there, and any further pruning tips depth 8 over. A candidate is switched
 // on only once it passes here on top of the shipped default.
 func TestCandidatePrunings(t *testing.T) {
-	for _, spec := range []string{"", "-ShallowCut", "+LMP", "-ShallowCut +ProbCut", "-ShallowCut +ProbCut +LMP", "-ShallowCut +LogLMR", "-ShallowCut +OfferFull", "-ShallowCut +HistoryMalus", "-ShallowCut +Futility", "-ShallowCut +HistoryLMR", "-ShallowCut +WideLMR", "+CounterMove", "+ShallowNest", "+CounterMove +ShallowNest"} {
+	for _, spec := range []string{"", "-ShallowCut", "+LMP", "-ShallowCut +ProbCut", "-ShallowCut +ProbCut +LMP", "-ShallowCut +LogLMR", "-ShallowCut +OfferFull", "-ShallowCut +HistoryMalus", "-ShallowCut +Futility", "-ShallowCut +HistoryLMR", "-ShallowCut +WideLMR", "+CounterMove", "+ShallowNest", "+CounterMove +ShallowNest", "+Singular"} {
 		feat, err := ApplyFeatures(DefaultFeatures, spec)
 		if err != nil {
 			t.Fatal(err)
