@@ -4,6 +4,10 @@ import (
 	"context"
 	"testing"
 
+	"github.com/riodraughts/rio/internal/eval"
+	"github.com/riodraughts/rio/internal/game"
+	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/tt"
 	"github.com/rs/zerolog"
 )
 
@@ -73,6 +77,63 @@ func TestHistoryReduction(t *testing.T) {
 		if got := historyReduction(c.r, c.h, c.top, c.depth, c.newDepth); got != c.want {
 			t.Errorf("historyReduction(r=%d, h=%d, top=%d, depth=%d, newDepth=%d) = %d, want %d",
 				c.r, c.h, c.top, c.depth, c.newDepth, got, c.want)
+		}
+	}
+}
+
+// singular finds the shot of every TestShots position singular (with the
+// classic evaluation, which counts material as the shots' oracle does,
+// the shot is a man ahead of any other move), but for the two whose
+// search already scores a win, and no move of the start
+// position singular (none of its moves stands 0.4 men above the
+// others); it tests nothing shallower than singularDepth or on an upper
+// bound.
+func TestSingular(t *testing.T) {
+	const depth = 10
+	singularAt := func(g *game.Game) (movegen.Move, bool, *worker, tt.Entry) {
+		e := NewEngine(16, zerolog.Nop())
+		e.Eval = eval.Evaluate
+		e.Run(context.Background(), g, Limits{Depth: depth}, Options{Threads: 1}, nil)
+		s := &Search{e: e, v: g.Variant, game: g, opt: Options{Threads: 1, MultiPV: 1}, depthLimit: depth}
+		w := newWorker(s, 0)
+		s.workers = []*worker{w}
+		w.completed = depth
+		f := &w.stack[0]
+		entry, ok := e.TT.Probe(tableKey(f, MaxPly)) // the root's key (rootSearch)
+		if !ok || entry.Move == 0 {
+			t.Fatalf("%s: no table move after a depth-%d search", g.Variant.Name, depth)
+		}
+		moves := g.Variant.Generate(&f.pos, f.moves[:0])
+		w.orderMoves(0, moves, entry.Move)
+		w.pick(0, moves, 0)
+		return moves[0], w.singular(0, depth, entry, moves), w, entry
+	}
+	for _, c := range shots {
+		g := newGame(t, c.v, c.fen)
+		p := g.Position()
+		want, err := c.v.ParseMove(&p, c.move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, sing, w, entry := singularAt(g)
+		// A shot that wins the game outright is left alone: the search
+		// proves its distance without an extension.
+		win := abs(tt.FromTT(entry.Score, 0)) >= tt.MateBound
+		if m != want || sing == win {
+			t.Errorf("%s %s: table move %s (score %d) singular %v, want %s singular unless a win", c.v.Name, c.fen, c.v.FormatMove(m), tt.FromTT(entry.Score, 0), sing, c.move)
+		}
+		moves := w.stack[0].moves[:len(c.v.Generate(&p, nil))]
+		if w.singular(0, singularDepth-1, entry, moves) {
+			t.Errorf("%s %s: singular at depth %d", c.v.Name, c.fen, singularDepth-1)
+		}
+		entry.Bound = tt.Upper
+		if w.singular(0, depth, entry, moves) {
+			t.Errorf("%s %s: singular on an upper bound", c.v.Name, c.fen)
+		}
+	}
+	for _, v := range []*movegen.Variant{movegen.Brazilian, movegen.Portuguese, movegen.Russian} {
+		if m, sing, _, _ := singularAt(game.New(v, v.Start())); sing {
+			t.Errorf("%s start: %s singular", v.Name, v.FormatMove(m))
 		}
 	}
 }
