@@ -30,12 +30,7 @@ func TestCandidatePrunings(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range shots {
-			g := newGame(t, c.v, c.fen)
-			p := g.Position()
-			want, err := c.v.ParseMove(&p, c.move)
-			if err != nil {
-				t.Fatal(err)
-			}
+			g, _, want := c.setup(t)
 			var nodes [2]int64
 			for k := range nodes {
 				e := NewEngine(16, zerolog.Nop())
@@ -109,12 +104,7 @@ func TestSingular(t *testing.T) {
 		return moves[0], w.singular(0, depth, entry, moves), w, entry
 	}
 	for _, c := range shots {
-		g := newGame(t, c.v, c.fen)
-		p := g.Position()
-		want, err := c.v.ParseMove(&p, c.move)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g, p, want := c.setup(t)
 		m, sing, w, entry := singularAt(g)
 		// A shot that wins the game outright is left alone: the search
 		// proves its distance without an extension.

@@ -31,11 +31,7 @@ func run(g *game.Game, lim Limits, threads int) Result {
 // the move the opponent must take, and the material-only brute force
 // (bruteMaterial, 6 plies plus captures) shows a gain for the side to move
 // that no other move comes within a man of.
-var shots = []struct {
-	v    *movegen.Variant
-	fen  string
-	move string
-}{
+var shots = []shot{
 	{movegen.Brazilian, "B:W15,23,27,28,29:B3,12,13,17,20,22", "22-25"},
 	{movegen.Brazilian, "W:W12,24,27,29,30,32:B2,3,8,11,K31", "24-20"},
 	{movegen.Brazilian, "W:W11,13,22,25,31:B1,2,3,10,12,17,K19", "11-8"},
@@ -47,14 +43,28 @@ var shots = []struct {
 	{movegen.Russian, "W:W6,21,25,29,32:B8,K20,26", "25-22"},
 }
 
+// shot is one of shots: a position and the move that wins there.
+type shot struct {
+	v    *movegen.Variant
+	fen  string
+	move string
+}
+
+// setup returns the shot's game, its position and the winning move.
+func (c shot) setup(t testing.TB) (*game.Game, movegen.Position, movegen.Move) {
+	t.Helper()
+	g := newGame(t, c.v, c.fen)
+	p := g.Position()
+	want, err := c.v.ParseMove(&p, c.move)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, p, want
+}
+
 func TestShots(t *testing.T) {
 	for _, c := range shots {
-		g := newGame(t, c.v, c.fen)
-		p := g.Position()
-		want, err := c.v.ParseMove(&p, c.move)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g, p, want := c.setup(t)
 		// The oracle confirms the test's claim.
 		if !testing.Short() {
 			bm, gain, margin := bruteBest(c.v, &p, 6)
