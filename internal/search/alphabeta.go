@@ -45,11 +45,10 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 		}
 	}
 
-	var ttKey uint32
-	var ttEntry tt.Entry // what the table knows here, for Features.Singular
+	var ttEntry tt.Entry // what the table knows here (Move 0: nothing)
 	key := tableKey(f, depth)
 	if e, ok := w.table.Probe(key); ok {
-		ttKey, ttEntry = e.Move, e
+		ttEntry = e
 		if !pvNode && e.Depth >= depth && !f.drawn {
 			score := tt.FromTT(e.Score, ply)
 			switch {
@@ -79,7 +78,7 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 	if w.feat.SingleReply && len(moves) == 1 && ply < 2*w.s.depthLimit {
 		ext = 1
 	}
-	w.orderMoves(ply, moves, ttKey)
+	w.orderMoves(ply, moves, ttEntry.Move)
 	if w.feat.ProbCut && !pvNode && ext == 0 {
 		if score, ok := w.probCut(ply, depth, beta, moves); ok {
 			return score
@@ -99,9 +98,9 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 	// singExt extends the table's move at a PV node when every other
 	// move falls clearly short of it (Features.Singular).
 	singExt := 0
-	if w.feat.Singular && pvNode && ext == 0 && ttKey != 0 {
+	if w.feat.Singular && pvNode && ext == 0 && ttEntry.Move != 0 {
 		w.pick(ply, moves, 0)
-		if tt.MoveKey(moves[0]) == ttKey && w.singular(ply, depth, ttEntry, moves) {
+		if tt.MoveKey(moves[0]) == ttEntry.Move && w.singular(ply, depth, ttEntry, moves) {
 			singExt = 1
 		}
 		if w.abort {
