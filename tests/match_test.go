@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,12 +14,22 @@ import (
 
 var gameLine = regexp.MustCompile(`^game=\d+ white="[^"]*" black="[^"]*" opening="[^"]*" plies=\d+ result=(2-0|0-2|1-1) reason="([^"]*)"$`)
 
+var timeLine = regexp.MustCompile(`^time engine([12]) [^:]*: (\d+) moves, (\d+\.\d{3}) s a move(, lowest clock (-?\d+\.\d{3}) s)?$`)
+
+// timeUse is what a match says of an engine's use of its time.
+type timeUse struct {
+	moves        int
+	mean, lowest float64
+	clocked      bool
+}
+
 // checkMatch checks a match's output: every game ended by the rules (no
-// fault, no adjudication), and the PDN file replays.
-func checkMatch(t *testing.T, r result, games int, pdn string) {
+// fault, no adjudication), each engine's use of its time is reported, and
+// the PDN file replays. It returns the two engines' time use.
+func checkMatch(t *testing.T, r result, games int, pdn string) [2]timeUse {
 	t.Helper()
 	ls := lines(r.stdout)
-	if r.code != 0 || len(ls) < games+4 {
+	if r.code != 0 || len(ls) < games+6 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	for _, l := range ls[:games] {
@@ -36,20 +47,42 @@ func checkMatch(t *testing.T, r result, games int, pdn string) {
 			t.Errorf("faults: %s", l)
 		}
 	}
-	if !strings.HasPrefix(ls[games+3], "score ") || !strings.Contains(ls[games+3], "Elo") {
-		t.Errorf("score line %q", ls[games+3])
+	var use [2]timeUse
+	for k, l := range ls[games+3 : games+5] {
+		m := timeLine.FindStringSubmatch(l)
+		if m == nil || m[1] != strconv.Itoa(k+1) {
+			t.Errorf("time line %q", l)
+			continue
+		}
+		u := &use[k]
+		u.moves, _ = strconv.Atoi(m[2])
+		u.mean, _ = strconv.ParseFloat(m[3], 64)
+		u.clocked = m[4] != ""
+		u.lowest, _ = strconv.ParseFloat(m[5], 64)
+		if u.moves < games {
+			t.Errorf("engine%d answered %d moves in %d games: %s", k+1, u.moves, games, l)
+		}
+	}
+	if !strings.HasPrefix(ls[games+5], "score ") || !strings.Contains(ls[games+5], "Elo") {
+		t.Errorf("score line %q", ls[games+5])
 	}
 	p := run(t, "", "pdn", pdn)
 	if p.code != 0 || len(lines(p.stdout)) != games {
 		t.Errorf("the match's PDN does not replay: exit %d %q", p.code, p.stdout)
 	}
+	return use
 }
 
 func TestMatchOverHub(t *testing.T) {
 	pdn := filepath.Join(t.TempDir(), "m.pdn")
 	r := run(t, "", "match", "--games", "2", "--movetime", "0.02", "--variant", "portuguese", "--pdn", pdn,
 		"--engine1", engine+" hub", "--engine2", engine, "--sprt", "elo0=0 elo1=20")
-	checkMatch(t, r, 2, pdn)
+	// At a move-time there is no clock, and no move takes much longer.
+	for k, u := range checkMatch(t, r, 2, pdn) {
+		if u.clocked || u.mean > 0.5 {
+			t.Errorf("engine%d at 0.02 s a move: %+v", k+1, u)
+		}
+	}
 	if !strings.Contains(r.stdout, "SPRT elo0=0 elo1=20: LLR") {
 		t.Errorf("no SPRT state: %q", r.stdout)
 	}
@@ -96,7 +129,12 @@ func TestMatchOverDXP(t *testing.T) {
 	pdn := filepath.Join(t.TempDir(), "d.pdn")
 	r := run(t, "", "match", "--games", "2", "--tc", "5+0.05", "--variant", "russian", "--pdn", pdn,
 		"--engine1", "dxp:"+addr, "--engine2", engine+" hub")
-	checkMatch(t, r, 2, pdn)
+	// DXP counts game time in minutes: a 5 s game is "0 minutes", played
+	// at the follower's own pace, off the clock; the Hub engine is on it.
+	use := checkMatch(t, r, 2, pdn)
+	if use[0].clocked || !use[1].clocked || use[1].lowest < 0 || use[1].lowest > 5+0.05 {
+		t.Errorf("clocks: DXP engine %+v, Hub engine %+v", use[0], use[1])
+	}
 	// And Rio initiating over DXP against the same listener.
 	pdn2 := filepath.Join(t.TempDir(), "i.pdn")
 	r = run(t, "", "dxp", "--connect", addr, "--games", "2", "--minutes", "0", "--fast-move", "20", "--variant", "russian", "--pdn", pdn2)

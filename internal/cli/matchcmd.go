@@ -189,6 +189,9 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 	for k := range 2 {
 		fmt.Fprintf(env.Stdout, "engine%d %s: %s\n", k+1, st.Names[k], st.Fails[k])
 	}
+	for k := range 2 {
+		fmt.Fprintf(env.Stdout, "time engine%d %s: %s\n", k+1, st.Names[k], st.Clock[k])
+	}
 	if rules != game.AllRules {
 		fmt.Fprintf(env.Stdout, "past a rule draw (referee: %s): %d games; lost after it: engine1 %d, engine2 %d\n", rules, pastDraw, lostPast[0], lostPast[1])
 	}

@@ -153,8 +153,10 @@ type Status struct {
 	Played, Total int
 	Score         Score // the first engine's
 	Fails         [2]Failures
-	Names         [2]string
-	Decision      Decision
+	// Clock is each engine's use of its time over the games played.
+	Clock    [2]ClockUse
+	Names    [2]string
+	Decision Decision
 }
 
 // GameRecord is one finished game.
@@ -169,6 +171,8 @@ type GameRecord struct {
 	// the game when the referee applied fewer and play went on past it;
 	// -1 otherwise.
 	RuleDraw int
+	// Clock is each engine's (by index, not colour) use of its time.
+	Clock [2]ClockUse
 }
 
 // Run plays the match and returns its final status.
@@ -211,6 +215,7 @@ func Run(ctx context.Context, cfg Config) (Status, error) {
 					st.Fails[k].Crashes += fails[k].Crashes
 					st.Fails[k].Illegal += fails[k].Illegal
 					st.Fails[k].Forfeits += fails[k].Forfeits
+					st.Clock[k].merge(rec.Clock[k])
 				}
 				st.Names = ref.names()
 				st.Score.Add(resultFor(rec, 0))
@@ -367,14 +372,16 @@ func (r *referee) play(ctx context.Context, i int) (GameRecord, [2]Failures, err
 		// A DXP engine told "0 minutes" (games under a minute) plays at its
 		// own fast pace: only the wait for its move bounds it.
 		_, overDXP := r.players[k].(*dxpPlayer)
-		if r.cfg.TC.HasClock() && !(overDXP && r.cfg.TC.dxp().Minutes == 0) {
+		clocked := r.cfg.TC.HasClock() && !(overDXP && r.cfg.TC.dxp().Minutes == 0)
+		if clocked {
 			clocks[side] += r.cfg.TC.Inc - used
-			if clocks[side] < -r.cfg.TimeMargin {
-				fails[k].Forfeits++
-				g.Play(reply.Move)
-				rec = r.forfeit(rec, side, fmt.Sprintf("engine %d lost on time", k+1))
-				break
-			}
+		}
+		rec.Clock[k].add(used, clocked, clocks[side])
+		if clocked && clocks[side] < -r.cfg.TimeMargin {
+			fails[k].Forfeits++
+			g.Play(reply.Move)
+			rec = r.forfeit(rec, side, fmt.Sprintf("engine %d lost on time", k+1))
+			break
 		}
 		g.Play(reply.Move)
 		if r.adjudicate(&agree, side, reply, &rec) {
