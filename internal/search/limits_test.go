@@ -21,8 +21,8 @@ func TestBudget(t *testing.T) {
 		{"tiny move-time", Limits{MoveTime: 10 * ms}, 10 * ms, 10 * ms, 8500 * time.Microsecond}, // 15% margin
 		{"short move-time", Limits{MoveTime: 200 * ms}, 200 * ms, 200 * ms, 170 * ms},
 		{"0.1 s move-time", Limits{MoveTime: 100 * ms}, 100 * ms, 100 * ms, 85 * ms},
-		{"sudden death", Limits{HasClock: true, Time: 60 * time.Second}, 3 * time.Second, 12 * time.Second, time.Second},
-		{"increment", Limits{HasClock: true, Time: 10 * time.Second, Inc: 100 * ms}, 600 * ms, 2400 * ms, 100 * ms},
+		{"sudden death", Limits{HasClock: true, Time: 60 * time.Second}, 4 * time.Second, 16 * time.Second, time.Second},
+		{"increment", Limits{HasClock: true, Time: 10 * time.Second, Inc: 100 * ms}, 750 * ms, 3 * time.Second, 100 * ms},
 		{"negative time, increment", Limits{HasClock: true, Time: -50 * ms, Inc: 100 * ms}, 50 * ms, 50 * ms, ms},
 		{"last move before control", Limits{HasClock: true, Time: 2 * time.Second, MovesToGo: 1}, 2 * time.Second, 2 * time.Second, time.Second},
 		{"float noise", Limits{HasClock: true, Time: 10200 * ms, Inc: 0}, time.Second, 4 * time.Second, 100 * ms},
@@ -59,7 +59,7 @@ func TestSuddenDeathBudget(t *testing.T) {
 	t.Logf("1 s, 60 moves of hard limit + 10 ms: %v left", left)
 	// An increment pays the overhead: nothing more is kept back.
 	soft, _ := Limits{HasClock: true, Time: 10 * time.Second, Inc: 100 * ms}.budget()
-	if want := (10*time.Second+100*ms-Safety)/23 + 75*ms; soft != want {
+	if want := (10*time.Second+100*ms-Safety)/(clockMoves+1) + 75*ms; soft != want {
 		t.Errorf("10+0.1: soft %v, want %v", soft, want)
 	}
 }

@@ -266,9 +266,10 @@ func (w *worker) enough(depth int) bool {
 	if el > soft*6/10 {
 		return true
 	}
-	// The best move has stood for several iterations: a third of the
-	// budget is enough.
-	if !s.opt.Analysis && depth >= 8 && w.stable >= 4 && el > soft/3 {
+	// The best move has stood for several iterations: half the budget is
+	// enough (a third, before clockMoves went from 22 to 14, left most of the
+	// clock unused).
+	if !s.opt.Analysis && depth >= 8 && w.stable >= 4 && el > soft/2 {
 		return true
 	}
 	// A move that stands out: the only one, or clearly ahead for a while.
