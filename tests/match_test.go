@@ -14,7 +14,7 @@ import (
 
 var gameLine = regexp.MustCompile(`^game=\d+ white="[^"]*" black="[^"]*" opening="[^"]*" plies=\d+ result=(2-0|0-2|1-1) reason="([^"]*)"$`)
 
-var timeLine = regexp.MustCompile(`^time engine([12]) [^:]*: (\d+) moves, (\d+\.\d{3}) s a move(, lowest clock (-?\d+\.\d{3}) s)?$`)
+var timeLine = regexp.MustCompile(`^time engine([12]) [^:]*: (\d+) moves?, (\d+\.\d{3}) s a move(, lowest clock (-?\d+\.\d{3}) s)?$`)
 
 // timeUse is what a match says of an engine's use of its time.
 type timeUse struct {

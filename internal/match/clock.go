@@ -19,14 +19,10 @@ type ClockUse struct {
 
 // add counts one move that took used and, on a clock, left left.
 func (c *ClockUse) add(used time.Duration, clocked bool, left time.Duration) {
-	c.Moves++
-	c.Used += used
-	if clocked && (!c.Clocked || left < c.Lowest) {
-		c.Lowest, c.Clocked = left, true
-	}
+	c.merge(ClockUse{Moves: 1, Used: used, Lowest: left, Clocked: clocked})
 }
 
-// merge adds another game's use.
+// merge adds another move's or game's use.
 func (c *ClockUse) merge(o ClockUse) {
 	c.Moves += o.Moves
 	c.Used += o.Used
