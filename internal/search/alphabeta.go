@@ -60,6 +60,12 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 		}
 	}
 
+	// IIR: no move stored for a node this deep, a ply less (the table
+	// key keeps the depth the node was asked for).
+	if w.feat.IIR && depth >= iirDepth && ttEntry.Move == 0 {
+		depth--
+	}
+
 	moves := w.v.Generate(pos, f.moves[:0])
 	if len(moves) == 0 {
 		return -tt.Win + ply // no legal move: lost
@@ -93,6 +99,14 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 		}
 		if w.abort {
 			return 0
+		}
+		if w.feat.ShallowLow {
+			if score, ok := w.shallowLow(ply, depth, alpha, moves); ok {
+				return score
+			}
+			if w.abort {
+				return 0
+			}
 		}
 	}
 	// singExt extends the table's move at a PV node when every other
@@ -295,6 +309,9 @@ func (w *worker) threatened(pos *movegen.Position) bool {
 	q.Side = q.Side.Other()
 	return w.v.HasCapture(&q)
 }
+
+// iirDepth is the shallowest node Features.IIR reduces.
+const iirDepth = 4
 
 // futilityMargin is how far above beta, per ply of depth, a static score
 // must stand for reverse futility pruning.

@@ -76,6 +76,40 @@ func (w *worker) shallowCut(ply, depth, beta int, moves []movegen.Move) (int, bo
 	return score - margin, true
 }
 
+// shallowLow searches every move of a non-PV node to 40% of its depth
+// with a null window twice shallowMargin*depth below alpha (at the
+// margin itself it misses TestCandidatePrunings' russian shot), no ShallowCut
+// inside; when none reaches it, the full search would likely fail low
+// too, and the node returns their best plus the margin (at most alpha)
+// (Features.ShallowLow, ShallowCut's twin at the nodes where every move
+// fails).
+func (w *worker) shallowLow(ply, depth, alpha int, moves []movegen.Move) (int, bool) {
+	if depth < 4 || abs(alpha) >= tt.MateBound-MaxPly {
+		return 0, false
+	}
+	margin := 2 * shallowMargin * depth
+	nalpha := alpha - margin
+	childDepth := depth*40/100 - 1
+	w.shallow++
+	best := -infinity
+	for i := range moves {
+		w.pick(ply, moves, i)
+		w.makeMove(ply, moves[i])
+		score := -w.alphaBeta(ply+1, childDepth, -nalpha-1, -nalpha)
+		w.unmakeMove()
+		if w.abort || score > nalpha {
+			w.shallow--
+			return 0, false
+		}
+		best = max(best, score)
+	}
+	w.shallow--
+	if best <= -tt.MateBound {
+		return 0, false // every move loses, seen shallow: the full search proves it
+	}
+	return min(best+margin, alpha), true
+}
+
 // wideReduction is the late-move reduction of Features.WideLMR for the
 // move m at index i of a node of depth: Scan's scheme, the killers
 // spared as LMR spares them.

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/riodraughts/rio/internal/eval"
@@ -13,7 +14,8 @@ import (
 
 // The candidate prunings keep the search sound where it matters most:
 // every shot of TestShots is still found at depth 8, and a search is the
-// same twice (same move, same nodes). (LMP pruning a sacrifice missed the
+// same twice (same move, same nodes), with IIR and ShallowLow (below)
+// too. (LMP pruning a sacrifice missed the
 // russian 25-22 shot: a move that offers a capture is never pruned.)
 //
 // Each candidate is tested as it was measured: on the default of its
@@ -23,12 +25,21 @@ import (
 // learned evaluation scores crowning within a tenth of a man of the shot
 // there, and any further pruning tips depth 8 over. A candidate is switched
 // on only once it passes here on top of the shipped default.
+//
+// Every switch also changes the search: a candidate whose node counts equal
+// the default's would have been measured as nothing at all. Two act only
+// deeper than these searches reach, and are left out of that check:
+// ShallowNest (ShallowCut's searches reach depth 3 from nodes of depth
+// 10) and Singular (PV nodes of depth 8 below the root, which a search
+// to depth 8 does not have).
 func TestCandidatePrunings(t *testing.T) {
-	for _, spec := range []string{"", "-ShallowCut", "+LMP", "-ShallowCut +ProbCut", "-ShallowCut +ProbCut +LMP", "-ShallowCut +LogLMR", "-ShallowCut +OfferFull", "-ShallowCut +HistoryMalus", "-ShallowCut +Futility", "-ShallowCut +HistoryLMR", "-ShallowCut +WideLMR", "+CounterMove", "+ShallowNest", "+CounterMove +ShallowNest", "+Singular"} {
+	var baseNodes int64
+	for _, spec := range []string{"", "-ShallowCut", "+LMP", "-ShallowCut +ProbCut", "-ShallowCut +ProbCut +LMP", "-ShallowCut +LogLMR", "-ShallowCut +OfferFull", "-ShallowCut +HistoryMalus", "-ShallowCut +Futility", "-ShallowCut +HistoryLMR", "-ShallowCut +WideLMR", "+CounterMove", "+ShallowNest", "+CounterMove +ShallowNest", "+Singular", "+IIR", "+ShallowLow"} {
 		feat, err := ApplyFeatures(DefaultFeatures, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
+		var total int64
 		for _, c := range shots {
 			g, _, want := c.setup(t)
 			var nodes [2]int64
@@ -44,6 +55,12 @@ func TestCandidatePrunings(t *testing.T) {
 			if nodes[0] != nodes[1] {
 				t.Errorf("%s: %s: %d then %d nodes", spec, c.fen, nodes[0], nodes[1])
 			}
+			total += nodes[0]
+		}
+		if spec == "" {
+			baseNodes = total
+		} else if total == baseNodes && !strings.Contains(spec, "ShallowNest") && !strings.Contains(spec, "Singular") {
+			t.Errorf("%s: the same %d nodes as the default: the switch changes nothing", spec, total)
 		}
 	}
 }

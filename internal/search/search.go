@@ -148,6 +148,18 @@ type Features struct {
 	// for it (pruning.go). Off: +6.9 [-4.8, +18.7] over 400 games at
 	// 3+0.03 on top of ShallowCut.
 	Singular bool
+	// IIR (internal iterative reduction): a node of depth 4 or more that
+	// the table has no move for is searched a ply shallower: a position
+	// no earlier iteration found worth storing is rarely a good one, and
+	// its next visit finds a move to try first (alphabeta.go). Off:
+	// -20.6 [-38.9, -2.4] over 203 games at 3+0.03 (SPRT H0).
+	IIR bool
+	// ShallowLow (ShallowCut's fail-low twin): at a non-PV node of depth
+	// 4 or more that ShallowCut did not cut, every move searched to 40%
+	// of the depth with a null window 0.2 men a ply below alpha; when all
+	// stay under it, the node fails low with their best plus the margin
+	// (pruning.go). Off: +1.7 [-9.3, +12.8] over 400 games at 3+0.03.
+	ShallowLow bool
 }
 
 // DefaultFeatures are the search parts in use: those self-play showed to
