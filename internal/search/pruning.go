@@ -50,22 +50,8 @@ func (w *worker) shallowCut(ply, depth, beta int, moves []movegen.Move) (int, bo
 	}
 	margin := shallowMargin * depth
 	nbeta := beta + margin
-	childDepth := depth*40/100 - 1
 	w.shallow++
-	score, cut := 0, false
-	for i := range moves {
-		w.pick(ply, moves, i)
-		w.makeMove(ply, moves[i])
-		score = -w.alphaBeta(ply+1, childDepth, -nbeta, -nbeta+1)
-		w.unmakeMove()
-		if w.abort {
-			break
-		}
-		if score >= nbeta {
-			cut = true
-			break
-		}
-	}
+	score, cut := w.scanMoves(ply, 0, depth*40/100-1, nbeta, moves)
 	w.shallow--
 	if !cut || w.abort {
 		return 0, false
@@ -89,21 +75,12 @@ func (w *worker) shallowLow(ply, depth, alpha int, moves []movegen.Move) (int, b
 	}
 	margin := 2 * shallowMargin * depth
 	nalpha := alpha - margin
-	childDepth := depth*40/100 - 1
 	w.shallow++
-	best := -infinity
-	for i := range moves {
-		w.pick(ply, moves, i)
-		w.makeMove(ply, moves[i])
-		score := -w.alphaBeta(ply+1, childDepth, -nalpha-1, -nalpha)
-		w.unmakeMove()
-		if w.abort || score > nalpha {
-			w.shallow--
-			return 0, false
-		}
-		best = max(best, score)
-	}
+	best, above := w.scanMoves(ply, 0, depth*40/100-1, nalpha+1, moves)
 	w.shallow--
+	if above || w.abort {
+		return 0, false
+	}
 	if best <= -tt.MateBound {
 		return 0, false // every move loses, seen shallow: the full search proves it
 	}
@@ -153,15 +130,29 @@ func (w *worker) singular(ply, depth int, e tt.Entry, moves []movegen.Move) bool
 	if abs(score) >= tt.MateBound {
 		return false
 	}
-	salpha := score - singularMargin
-	for i := 1; i < len(moves); i++ {
+	_, above := w.scanMoves(ply, 1, depth-5, score-singularMargin+1, moves)
+	return !above && !w.abort
+}
+
+// scanMoves searches moves[from:] of ply, in order, to depth with the
+// null window just under bound, and stops at the first that reaches
+// bound: its score and true; otherwise the best score and false (the
+// shallow searches of ShallowCut, ShallowLow and Singular). After an
+// abort the result means nothing: callers check w.abort.
+func (w *worker) scanMoves(ply, from, depth, bound int, moves []movegen.Move) (int, bool) {
+	best := -infinity
+	for i := from; i < len(moves); i++ {
 		w.pick(ply, moves, i)
 		w.makeMove(ply, moves[i])
-		s := -w.alphaBeta(ply+1, depth-5, -salpha-1, -salpha)
+		score := -w.alphaBeta(ply+1, depth, -bound, -bound+1)
 		w.unmakeMove()
-		if w.abort || s > salpha {
-			return false
+		if w.abort {
+			return 0, false
 		}
+		if score >= bound {
+			return score, true
+		}
+		best = max(best, score)
 	}
-	return true
+	return best, false
 }
