@@ -38,7 +38,7 @@ func runTune(ctx context.Context, env *Env, args []string) error {
 	fs.Uint64Var(&d.Seed, "seed", d.Seed, "random seed (shuffles and the validation split)")
 	fs.IntVar(&d.Threads, "threads", 1, "threads (the result depends on the seed and the thread count only)")
 	initFile := fs.String("init", "", "start from these weights instead of material only")
-	layout := fs.Int("layout", 0, "feature layout to fit: 1 (15 windows of 8 squares) or 2 (12 windows of 10 squares); default: --init's, else 1")
+	layout := fs.Int("layout", 0, "feature layout to fit: 1 (15 windows of 8 squares), 2 (12 windows of 10 squares) or 3 (layout 2 and king squares); default: --init's, else 1")
 	// Flags and file names may mix: the flag package stops at the first
 	// file name after --data, so parse again from the next flag.
 	var v *movegen.Variant
@@ -84,7 +84,7 @@ func runTune(ctx context.Context, env *Env, args []string) error {
 	d.Variant = v
 	if *layout != 0 {
 		if d.Layout = eval.LayoutByID(*layout); d.Layout == nil {
-			return usagef("--layout %d: want 1 or 2", *layout)
+			return usagef("--layout %d: want 1, 2 or 3", *layout)
 		}
 	}
 	if *initFile != "" {

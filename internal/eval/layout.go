@@ -19,6 +19,9 @@ import (
 //	layout 1: Rows 4, 15 windows of 8 squares, 3^8 = 6,561 configurations
 //	layout 2: Rows 5, 12 windows of 10 squares, 3^10 = 59,049 configurations:
 //	          a man with its support two rows back, a chain across the window
+//	layout 3: layout 2's windows and a weight for a king on each of the 32
+//	          squares (KingSquares), which the windows, where a king counts
+//	          as an empty square, cannot see
 //
 // Scalars (the terms patterns cannot see), each the difference between
 // White's count and Black's on the turned board:
@@ -38,8 +41,10 @@ import (
 // of the endgame one, n the number of pieces (at most 24).
 //
 // A weights file stores, per phase, each window's Configs weights in
-// window order, then the scalars: FeatureLayout.Params weights in all.
-// The constants below are layout 1's.
+// window order, then the scalars (ScalarParams), then, in a layout with
+// king squares, KingSquares weights (index KingIndex of the square, seen
+// from White; Black's kings on the turned board): FeatureLayout.Params
+// weights in all. The constants below are layout 1's.
 const (
 	Layout  = 1
 	Windows = 15
@@ -73,7 +78,14 @@ const (
 	Params = 2 * PhaseParams
 	// MaxPhase is the piece count of the pure opening weights.
 	MaxPhase = 24
+	// KingSquares is the number of king-square weights per phase of a
+	// layout with them.
+	KingSquares = 32
 )
+
+// KingIndex returns the king-square weight index 0..31 of s: the ghost
+// layout's bit less the ghost bits below it.
+func KingIndex(s movegen.Square) int { return int(s) - int(s)/9 }
 
 // FeatureLayout is one layout of the pattern windows (see above).
 type FeatureLayout struct {
@@ -81,6 +93,8 @@ type FeatureLayout struct {
 	ID int
 	// Rows is the height of a window.
 	Rows int
+	// Kings: the layout has a weight per square for a king there.
+	Kings bool
 	// windows and configs: 3*(9-Rows) windows of 3^(2*Rows) configurations.
 	windows, configs int
 	// mirror maps a configuration to that of the turned window on the
@@ -90,9 +104,10 @@ type FeatureLayout struct {
 
 // The layouts a weights file may have.
 var (
-	Layout1 = newLayout(1, 4)
-	Layout2 = newLayout(2, 5)
-	Layouts = []*FeatureLayout{Layout1, Layout2}
+	Layout1 = newLayout(1, 4, false)
+	Layout2 = newLayout(2, 5, false)
+	Layout3 = newLayout(3, 5, true)
+	Layouts = []*FeatureLayout{Layout1, Layout2, Layout3}
 )
 
 // LayoutByID returns the layout numbered id, or nil.
@@ -105,8 +120,8 @@ func LayoutByID(id int) *FeatureLayout {
 	return nil
 }
 
-func newLayout(id, rows int) *FeatureLayout {
-	l := &FeatureLayout{ID: id, Rows: rows, windows: 3 * (9 - rows), configs: 1}
+func newLayout(id, rows int, kings bool) *FeatureLayout {
+	l := &FeatureLayout{ID: id, Rows: rows, Kings: kings, windows: 3 * (9 - rows), configs: 1}
 	for range 2 * rows {
 		l.configs *= 3
 	}
@@ -136,7 +151,20 @@ func (l *FeatureLayout) Configs() int { return l.configs }
 func (l *FeatureLayout) PatternParams() int { return l.windows * l.configs }
 
 // PhaseParams returns the number of weights per phase.
-func (l *FeatureLayout) PhaseParams() int { return l.PatternParams() + ScalarParams }
+func (l *FeatureLayout) PhaseParams() int { return l.KingParamsAt() + l.KingParams() }
+
+// KingParams returns the number of king-square weights per phase (0 or
+// KingSquares).
+func (l *FeatureLayout) KingParams() int {
+	if l.Kings {
+		return KingSquares
+	}
+	return 0
+}
+
+// KingParamsAt returns where a phase's king-square weights start: after
+// the patterns and the scalars.
+func (l *FeatureLayout) KingParamsAt() int { return l.PatternParams() + ScalarParams }
 
 // Params returns the number of weights of a file of this layout.
 func (l *FeatureLayout) Params() int { return 2 * l.PhaseParams() }
@@ -274,7 +302,11 @@ func scalars(own, opp, kings movegen.Bitboard, sign int32, f *[Scalars]int32) {
 // the layout's),
 //
 //	sum over phases ph of mix[ph] * (sum_w θ[ph][w*Configs+Own[w]] - θ[ph][w*Configs+Turned[w]]
-//	                                 + sum_s θ[ph][PatternParams+s] * Scalar[s])
+//	                                 + sum_s θ[ph][PatternParams+s] * Scalar[s]
+//	                                 + sum_{s in Kings[0]} θ[ph][KingParamsAt+KingIndex(s)]
+//	                                 - sum_{s in Kings[1]} θ[ph][KingParamsAt+KingIndex(s)])
+//
+// (the king squares in a layout with them)
 //
 // and the score for the side to move is Sign times that plus the mixed
 // side-to-move weight.
@@ -283,6 +315,10 @@ type Features struct {
 	// colour-flipped board (the first Layout.Windows() are used).
 	Own, Turned [MaxWindows]int32
 	Scalar      [Scalars]int32
+	// Kings are White's kings on the board and Black's on the turned
+	// board (the king-square features: +1 for each of White's, -1 for
+	// each of Black's, at KingIndex of the square).
+	Kings [2]movegen.Bitboard
 	// Pieces is the phase: the number of pieces, at most MaxPhase.
 	Pieces int32
 	// Sign is +1 with White to move, -1 with Black.
@@ -301,6 +337,7 @@ func (l *FeatureLayout) Extract(p *movegen.Position, f *Features) {
 	f.Scalar = [Scalars]int32{}
 	scalars(w, b, k, 1, &f.Scalar)
 	scalars(wf, bf, kf, -1, &f.Scalar)
+	f.Kings = [2]movegen.Bitboard{w & k, wf & kf}
 	f.Pieces = int32(min(p.Occupied().Count(), MaxPhase))
 	f.Sign = 1
 	if p.Side == movegen.Black {

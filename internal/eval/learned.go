@@ -25,12 +25,17 @@ type Model struct {
 	pat []patWeight
 	// sc[ph] are the scalar weights of phase ph.
 	sc [2][ScalarParams]int32
+	// kw[s] and kb[s] are the opening and endgame weights of a white and
+	// of a black king on square s (ghost layout bit): a black king's is
+	// the negated weight of its turned square. All zero without king
+	// squares.
+	kw, kb [35]patWeight
 }
 
 type patWeight [2]int32
 
-// NewModel builds a model from weights in the stored order: layout 1 or 2
-// by their number (Params of either layout).
+// NewModel builds a model from weights in the stored order, of the layout
+// with that many weights (Params).
 func NewModel(v *movegen.Variant, params []int16) *Model {
 	for _, l := range Layouts {
 		if len(params) == l.Params() {
@@ -60,6 +65,16 @@ func NewLayoutModel(v *movegen.Variant, l *FeatureLayout, params []int16) *Model
 			m.sc[ph][s] = int32(params[ph*pp+l.PatternParams()+s])
 		}
 	}
+	if l.Kings {
+		for b := movegen.Valid; b != 0; b &= b - 1 {
+			s := b.First()
+			for ph := range 2 {
+				base := ph*pp + l.KingParamsAt()
+				m.kw[s][ph] = int32(params[base+KingIndex(s)])
+				m.kb[s][ph] = -int32(params[base+KingIndex(34-s)])
+			}
+		}
+	}
 	return m
 }
 
@@ -81,6 +96,18 @@ func (m *Model) Evaluate(v *movegen.Variant, p *movegen.Position) int {
 		pw := &m.pat[i*l.configs+int(c)]
 		open += pw[0]
 		end += pw[1]
+	}
+	if l.Kings {
+		for x := w & k; x != 0; x &= x - 1 {
+			kw := &m.kw[x.First()]
+			open += kw[0]
+			end += kw[1]
+		}
+		for x := b & k; x != 0; x &= x - 1 {
+			kb := &m.kb[x.First()]
+			open += kb[0]
+			end += kb[1]
+		}
 	}
 	var f [Scalars]int32
 	scalars(w, b, k, 1, &f)
@@ -129,6 +156,13 @@ func (m *Model) evaluateSlow(v *movegen.Variant, p *movegen.Position) int {
 		}
 		for s, x := range f.Scalar {
 			sum[ph] += x * int32(base[pp+s])
+		}
+		if l.Kings {
+			for c, sign := range [2]int32{1, -1} {
+				for b := f.Kings[c]; b != 0; b &= b - 1 {
+					sum[ph] += sign * int32(base[l.KingParamsAt()+KingIndex(b.First())])
+				}
+			}
 		}
 		sum[ph] = f.Sign*sum[ph] + int32(base[pp+ScSideToMove])
 	}

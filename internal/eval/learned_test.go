@@ -65,6 +65,50 @@ func TestConfigsMatchDefinition(t *testing.T) {
 	if Layout2.Windows() != 12 || Layout2.Configs() != 59049 {
 		t.Errorf("layout 2: %d windows of %d", Layout2.Windows(), Layout2.Configs())
 	}
+	if Layout3.Windows() != 12 || Layout3.Configs() != 59049 || Layout3.Params() != Layout2.Params()+2*KingSquares || Layout2.KingParams() != 0 {
+		t.Errorf("layout 3: %d windows of %d, %d weights", Layout3.Windows(), Layout3.Configs(), Layout3.Params())
+	}
+}
+
+// TestKingSquaresMatchDefinition: the king-square features are White's
+// kings where they stand and Black's on the turned board (row 7-r, file
+// 7-f), and KingIndex numbers the 32 squares 0..31 row by row.
+func TestKingSquaresMatchDefinition(t *testing.T) {
+	seen := map[int]bool{}
+	for r := range 8 {
+		for f := range 8 {
+			if s, ok := movegen.SquareAt(r, f); ok {
+				if i := KingIndex(s); i != r*4+f/2 || seen[i] {
+					t.Fatalf("row %d file %d: index %d", r, f, i)
+				}
+				seen[KingIndex(s)] = true
+			}
+		}
+	}
+	kings := 0
+	for _, v := range movegen.Variants {
+		for _, p := range randomPositions(v, 30, 5) {
+			var f Features
+			Layout3.Extract(&p, &f)
+			var want [2]movegen.Bitboard
+			for b := p.Kings; b != 0; b &= b - 1 {
+				s := b.First()
+				if p.Pieces[movegen.White].Has(s) {
+					want[0] |= s.Bit()
+					continue
+				}
+				turned, _ := movegen.SquareAt(7-movegen.Row(s), 7-movegen.File(s))
+				want[1] |= turned.Bit()
+			}
+			if f.Kings != want {
+				t.Fatalf("%s %s: king features %x, by definition %x", v.Name, v.FormatFEN(&p, false), f.Kings, want)
+			}
+			kings += p.Kings.Count()
+		}
+	}
+	if kings == 0 {
+		t.Error("no kings in the random games")
+	}
 }
 
 // TestTurnedWindows: on the colour-flipped board, the turned window holds
@@ -95,7 +139,7 @@ func TestTurnedWindows(t *testing.T) {
 // window) scores exactly as the features times the stored weights.
 func TestFoldedEqualsFeatures(t *testing.T) {
 	for _, v := range movegen.Variants {
-		models := []*Model{randomModel(v, 3), randomLayoutModel(v, Layout2, 3), Builtin(v)}
+		models := []*Model{randomModel(v, 3), randomLayoutModel(v, Layout2, 3), randomLayoutModel(v, Layout3, 3), Builtin(v)}
 		for _, p := range randomPositions(v, 20, 3) {
 			for _, m := range models {
 				if a, b := m.Evaluate(v, &p), m.evaluateSlow(v, &p); a != b {
@@ -110,7 +154,7 @@ func TestFoldedEqualsFeatures(t *testing.T) {
 // the same under any weights.
 func TestLearnedColourSymmetry(t *testing.T) {
 	for _, v := range movegen.Variants {
-		models := []*Model{randomModel(v, 4), randomLayoutModel(v, Layout2, 4), Builtin(v)}
+		models := []*Model{randomModel(v, 4), randomLayoutModel(v, Layout2, 4), randomLayoutModel(v, Layout3, 4), Builtin(v)}
 		for _, p := range randomPositions(v, 40, 4) {
 			q := p.Flip()
 			for _, m := range models {
@@ -156,9 +200,13 @@ func TestLearnedMaterialSign(t *testing.T) {
 	}
 }
 
-func BenchmarkEvaluateLearnedLayout2(b *testing.B) {
+func BenchmarkEvaluateLearnedLayout2(b *testing.B) { benchmarkLayout(b, Layout2) }
+
+func BenchmarkEvaluateLearnedLayout3(b *testing.B) { benchmarkLayout(b, Layout3) }
+
+func benchmarkLayout(b *testing.B, l *FeatureLayout) {
 	v := movegen.Brazilian
-	m := randomLayoutModel(v, Layout2, 1)
+	m := randomLayoutModel(v, l, 1)
 	p, _ := v.ParseFEN("W:W17,21,22,23,24,25,26,28,K30:B1,2,3,4,6,7,8,9,11,12,K14")
 	n := 0
 	for b.Loop() {

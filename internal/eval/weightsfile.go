@@ -19,7 +19,7 @@ import (
 //	bytes 0-3    magic "RIOW"
 //	bytes 4-5    format version: 1 (weights as they are) or 2 (zlib-compressed)
 //	byte  6      the variant's PDN GameType (26 brazilian, 25 russian, 28 portuguese)
-//	byte  7      feature layout (1 or 2: see layout.go)
+//	byte  7      feature layout (1, 2 or 3: see layout.go)
 //	bytes 8-11   count of weights (the layout's Params)
 //	bytes 12-13  Unit: weights per hundredth of a man (16)
 //	bytes 14-15  zero
@@ -90,7 +90,7 @@ func Unmarshal(data []byte, v *movegen.Variant) (*Model, error) {
 	}
 	l := LayoutByID(int(data[7]))
 	if l == nil {
-		return nil, fmt.Errorf("feature layout %d, this build has layouts 1 and 2", data[7])
+		return nil, fmt.Errorf("feature layout %d, this build has layouts 1 to %d", data[7], len(Layouts))
 	}
 	count := binary.LittleEndian.Uint32(data[8:])
 	if count != uint32(l.Params()) {

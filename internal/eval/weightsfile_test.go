@@ -124,7 +124,7 @@ func testRefused(t *testing.T, good []byte) {
 		{"magic", mod(func(b []byte) []byte { b[0] = 'X'; return resum(b) }), nil, "magic"},
 		{"version", mod(func(b []byte) []byte { b[4] = 7; return resum(b) }), nil, "format version 7"},
 		{"layout", mod(func(b []byte) []byte { b[7] = 9; return resum(b) }), nil, "layout 9"},
-		{"other layout", mod(func(b []byte) []byte { b[7] = 3 - b[7]; return resum(b) }), nil, "weights, layout"},
+		{"other layout", mod(func(b []byte) []byte { b[7] = 1 + b[7]%2; return resum(b) }), nil, "weights, layout"},
 		{"count", mod(func(b []byte) []byte { b[8]++; return resum(b) }), nil, "weights, layout"},
 		{"unit", mod(func(b []byte) []byte { b[12] = 3; return resum(b) }), nil, "unit"},
 		{"reserved bytes", mod(func(b []byte) []byte { b[14] = 1; return resum(b) }), nil, "reserved header bytes"},
@@ -198,6 +198,7 @@ func FuzzReadModel(f *testing.F) {
 	f.Add(good[:headerSize+4])
 	f.Add(marshalV1(randomModel(movegen.Brazilian, 14)))
 	f.Add(randomLayoutModel(movegen.Russian, Layout2, 13).Marshal())
+	f.Add(randomLayoutModel(movegen.Brazilian, Layout3, 15).Marshal())
 	f.Add([]byte("RIOW"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ReadModel(bytes.NewReader(data), nil)

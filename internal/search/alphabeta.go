@@ -264,6 +264,13 @@ func (w *worker) quiesce(ply, alpha, beta, qply int) int {
 	if f.drawn {
 		return w.playOn(ply, 0, alpha, beta, qply) // a move-count rule ends the game here
 	}
+	if w.feat.QuiesceTables && w.db != nil && pos.Occupied().Count() <= w.db.Pieces {
+		// The tables know this position better than the evaluation or a
+		// capture sequence, and a probe costs less than either.
+		if score, ok := w.probeTables(f, ply); ok {
+			return score
+		}
+	}
 	if capture {
 		moves := w.v.Generate(pos, f.moves[:0])
 		return w.searchMoves(ply, moves, alpha, beta, qply, -infinity)

@@ -381,3 +381,38 @@ func TestMultiPV(t *testing.T) {
 		seen[i.PV[0]] = true
 	}
 }
+
+// QuiesceTables scores quiescence leaves of up to the tables' pieces from
+// the tables: more table hits and fewer nodes, and a drawn ending still a
+// draw.
+func TestQuiesceTables(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the 4-piece tables")
+	}
+	tables := egdb.NewTables(4, "")
+	for _, c := range []struct {
+		v    *movegen.Variant
+		fen  string
+		draw bool
+	}{
+		{movegen.Russian, "W:W21,22,K30:BK5,10,11", true},
+		{movegen.Russian, "W:W18,22,26:B7,11,15", true},
+		{movegen.Brazilian, "W:W13,17,25,29:B3,7,12,16", false},
+	} {
+		tables.Wait(c.v)
+		var res [2]Result
+		var hits [2]int64
+		for k, on := range []bool{false, true} {
+			e := NewEngine(16, zerolog.Nop())
+			e.Tables = tables
+			e.Features.QuiesceTables = on
+			res[k] = e.Run(context.Background(), newGame(t, c.v, c.fen), Limits{Depth: 12}, Options{Threads: 1}, func(i Info) { hits[k] = i.TBHits })
+		}
+		if hits[1] <= hits[0] || res[1].Nodes >= res[0].Nodes {
+			t.Errorf("%s %s: %d table hits and %d nodes with QuiesceTables, %d and %d without", c.v.Name, c.fen, hits[1], res[1].Nodes, hits[0], res[0].Nodes)
+		}
+		if c.draw && (res[0].Score != 0 || res[1].Score != 0) {
+			t.Errorf("%s %s: score %d with QuiesceTables, %d without: want the draw", c.v.Name, c.fen, res[1].Score, res[0].Score)
+		}
+	}
+}

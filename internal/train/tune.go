@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"sync"
 
@@ -56,8 +57,11 @@ type TuneResult struct {
 type sample struct {
 	own, turned [eval.MaxWindows]uint16
 	scalar      [eval.Scalars]int16
-	pieces      int8
-	sign        int8
+	// kings are White's king squares and Black's on the turned board, as
+	// masks of eval.KingIndex (layouts with king squares only).
+	kings  [2]uint32
+	pieces int8
+	sign   int8
 	// factor scales the weighted sum (1/eval.Damping).
 	factor float32
 	target float32
@@ -223,12 +227,26 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 type geometry struct {
 	layout           *eval.FeatureLayout
 	windows, configs int
-	// pattern and phase are the layout's PatternParams and PhaseParams.
-	pattern, phase int
+	// pattern and phase are the layout's PatternParams and PhaseParams;
+	// kings is where the king-square weights start (0: none).
+	pattern, phase, kings int
 }
 
 func newGeometry(l *eval.FeatureLayout) geometry {
-	return geometry{layout: l, windows: l.Windows(), configs: l.Configs(), pattern: l.PatternParams(), phase: l.PhaseParams()}
+	g := geometry{layout: l, windows: l.Windows(), configs: l.Configs(), pattern: l.PatternParams(), phase: l.PhaseParams()}
+	if l.Kings {
+		g.kings = l.KingParamsAt()
+	}
+	return g
+}
+
+// kingMask is b's squares as a mask of eval.KingIndex.
+func kingMask(b movegen.Bitboard) uint32 {
+	var m uint32
+	for ; b != 0; b &= b - 1 {
+		m |= 1 << eval.KingIndex(b.First())
+	}
+	return m
 }
 
 // parallel splits [0, n) into threads contiguous ranges and runs f on
@@ -262,6 +280,9 @@ func prepare(g geometry, records []Record, idx []int, lambda, k float64, threads
 			}
 			for i, x := range f.Scalar {
 				s.scalar[i] = int16(x)
+			}
+			if g.kings != 0 {
+				s.kings = [2]uint32{kingMask(f.Kings[0]), kingMask(f.Kings[1])}
 			}
 			s.pieces, s.sign = int8(f.Pieces), int8(f.Sign)
 			s.factor = 1 / float32(eval.Damping(&r.Pos))
@@ -300,6 +321,12 @@ func (g geometry) score(s *sample, theta []float64) (float64, [2]float64) {
 				sum += float64(x) * base[g.pattern+i]
 			}
 		}
+		for b := s.kings[0]; b != 0; b &= b - 1 {
+			sum += base[g.kings+bits.TrailingZeros32(b)]
+		}
+		for b := s.kings[1]; b != 0; b &= b - 1 {
+			sum -= base[g.kings+bits.TrailingZeros32(b)]
+		}
 		total += mix[ph] * (float64(s.sign)*sum + base[g.pattern+eval.ScSideToMove])
 	}
 	f := float64(s.factor)
@@ -336,6 +363,12 @@ func (g geometry) accumulate(data []sample, batch []int32, theta []float64, k fl
 				if x != 0 {
 					base[g.pattern+j] += gr * float64(x)
 				}
+			}
+			for b := s.kings[0]; b != 0; b &= b - 1 {
+				base[g.kings+bits.TrailingZeros32(b)] += gr
+			}
+			for b := s.kings[1]; b != 0; b &= b - 1 {
+				base[g.kings+bits.TrailingZeros32(b)] -= gr
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -605,42 +606,125 @@ func TestTuneDegenerateSplits(t *testing.T) {
 	})
 }
 
-// TestTuneLayout2: a fit of layout 2 gives a layout-2 model whose fast
-// evaluation is the fit's own score of each position (to the rounding of
-// the stored weights), and starting weights of another layout are refused.
-func TestTuneLayout2(t *testing.T) {
+// TestTuneLayouts: a fit of layout 2 or 3 gives a model of that layout
+// whose fast evaluation is the fit's own score of each position (to the
+// rounding of the stored weights), and starting weights of another layout
+// are refused.
+func TestTuneLayouts(t *testing.T) {
 	s := makeSynthetic(t, 200, 5)
-	cfg := DefaultTune
-	cfg.Variant, cfg.Epochs, cfg.Layout, cfg.Validation = movegen.Brazilian, 3, eval.Layout2, 0.2
-	m, res, err := Tune(s.records, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.Layout != eval.Layout2 || len(m.Params) != eval.Layout2.Params() || res.Epochs == 0 {
-		t.Fatalf("layout %d, %d weights, %d epochs", m.Layout.ID, len(m.Params), res.Epochs)
-	}
-	g := newGeometry(eval.Layout2)
-	theta := make([]float64, len(m.Params))
-	for i, x := range m.Params {
-		theta[i] = float64(x) / eval.Unit
-	}
-	idx := make([]int, len(s.records))
-	for i := range idx {
-		idx[i] = i
-	}
-	data := prepare(g, s.records, idx, 1, trueScale, 1)
-	for i := range data {
-		p := &s.records[i].Pos
-		if !eval.Trainable(cfg.Variant, p) {
-			continue
+	for _, l := range []*eval.FeatureLayout{eval.Layout2, eval.Layout3} {
+		cfg := DefaultTune
+		cfg.Variant, cfg.Epochs, cfg.Layout, cfg.Validation = movegen.Brazilian, 3, l, 0.2
+		m, res, err := Tune(s.records, cfg)
+		if err != nil {
+			t.Fatal(err)
 		}
-		fit, _ := g.score(&data[i], theta)
-		if got := m.Evaluate(cfg.Variant, p); math.Abs(float64(got)-fit) > 2+math.Abs(fit)*0.01 && math.Abs(float64(got)) < eval.KnownWin-1 {
-			t.Fatalf("record %d: evaluates %d, the fit scores %.1f", i, got, fit)
+		if m.Layout != l || len(m.Params) != l.Params() || res.Epochs == 0 {
+			t.Fatalf("layout %d: got layout %d, %d weights, %d epochs", l.ID, m.Layout.ID, len(m.Params), res.Epochs)
+		}
+		g := newGeometry(l)
+		theta := make([]float64, len(m.Params))
+		for i, x := range m.Params {
+			theta[i] = float64(x) / eval.Unit
+		}
+		idx := make([]int, len(s.records))
+		for i := range idx {
+			idx[i] = i
+		}
+		data := prepare(g, s.records, idx, 1, trueScale, 1)
+		withKings := 0
+		for i := range data {
+			p := &s.records[i].Pos
+			if !eval.Trainable(cfg.Variant, p) {
+				continue
+			}
+			if p.Kings != 0 {
+				withKings++
+			}
+			fit, _ := g.score(&data[i], theta)
+			if got := m.Evaluate(cfg.Variant, p); math.Abs(float64(got)-fit) > 2+math.Abs(fit)*0.01 && math.Abs(float64(got)) < eval.KnownWin-1 {
+				t.Fatalf("layout %d record %d: evaluates %d, the fit scores %.1f", l.ID, i, got, fit)
+			}
+		}
+		if l.Kings {
+			moved := 0
+			for ph := range 2 {
+				for _, x := range m.Params[ph*l.PhaseParams()+l.KingParamsAt() : (ph+1)*l.PhaseParams()] {
+					if x != 0 {
+						moved++
+					}
+				}
+			}
+			if withKings < 20 || moved < 10 {
+				t.Errorf("layout %d: %d positions with kings, %d king-square weights fitted", l.ID, withKings, moved)
+			}
+		}
+		cfg.Init = eval.NewModel(movegen.Brazilian, make([]int16, eval.Params))
+		if _, _, err := Tune(s.records, cfg); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("layout 1 for a fit of layout %d", l.ID)) {
+			t.Errorf("layout-1 starting weights for a layout-%d fit: %v", l.ID, err)
 		}
 	}
-	cfg.Init = eval.NewModel(movegen.Brazilian, make([]int16, eval.Params))
-	if _, _, err := Tune(s.records, cfg); err == nil || !strings.Contains(err.Error(), "layout 1 for a fit of layout 2") {
-		t.Errorf("layout-1 starting weights for a layout-2 fit: %v", err)
+}
+
+// TestGradientKingSquares holds accumulate's king-square gradients (layout
+// 3) to numerical derivatives of the loss.
+func TestGradientKingSquares(t *testing.T) {
+	s := makeSynthetic(t, 200, 6)
+	var idx []int
+	for i := range s.records {
+		if s.records[i].Pos.Kings != 0 {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) < 20 {
+		t.Fatalf("only %d positions with kings", len(idx))
+	}
+	l := eval.Layout3
+	g := newGeometry(l)
+	data := prepare(g, s.records, idx, 0.7, trueScale, 1)
+	batch := make([]int32, len(data))
+	for i := range batch {
+		batch[i] = int32(i)
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	theta := make([]float64, l.Params())
+	for ph := range 2 {
+		base := ph * l.PhaseParams()
+		theta[base+l.PatternParams()+eval.ScMen] = 100
+		theta[base+l.PatternParams()+eval.ScKings] = 250
+		for j := range eval.KingSquares {
+			theta[base+l.KingParamsAt()+j] = rng.NormFloat64() * 20
+		}
+	}
+	grad := make([]float64, l.Params())
+	g.accumulate(data, batch, theta, trueScale, grad)
+	lossAt := func(th []float64) float64 {
+		sum := 0.0
+		for i := range data {
+			sc, _ := g.score(&data[i], th)
+			sum += loss(sigmoid(sc/trueScale), float64(data[i].target))
+		}
+		return sum
+	}
+	nonzero := 0
+	for ph := range 2 {
+		for j := range eval.KingSquares {
+			i := ph*l.PhaseParams() + l.KingParamsAt() + j
+			const h = 1e-3
+			th := slices.Clone(theta)
+			th[i] += h
+			up := lossAt(th)
+			th[i] -= 2 * h
+			num := (up - lossAt(th)) / (2 * h)
+			if math.Abs(num-grad[i]) > 1e-6+1e-4*math.Abs(num) {
+				t.Errorf("king square %d, phase %d: gradient %g, numerically %g", j, ph, grad[i], num)
+			}
+			if num != 0 {
+				nonzero++
+			}
+		}
+	}
+	if nonzero < 32 {
+		t.Errorf("only %d of 64 king-square gradients nonzero", nonzero)
 	}
 }
