@@ -287,6 +287,17 @@ func TestSyntheticModel(t *testing.T) {
 	}
 }
 
+// totalLoss is the summed loss of data under theta at the tests' scale,
+// computed sample by sample from score (what the gradients are held to).
+func (g geometry) totalLoss(data []sample, theta []float64) float64 {
+	sum := 0.0
+	for i := range data {
+		sc, _ := g.score(&data[i], theta)
+		sum += loss(sigmoid(sc/trueScale), float64(data[i].target))
+	}
+	return sum
+}
+
 // TestGradient holds accumulate to numerical derivatives of the loss.
 func TestGradient(t *testing.T) {
 	s := makeSynthetic(t, 60, 2)
@@ -320,14 +331,7 @@ func TestGradient(t *testing.T) {
 	}
 	grad := make([]float64, eval.Params)
 	total := g1.accumulate(data, batch, theta, trueScale, grad)
-	lossAt := func(th []float64) float64 {
-		sum := 0.0
-		for i := range data {
-			sc, _ := g1.score(&data[i], th)
-			sum += loss(sigmoid(sc/trueScale), float64(data[i].target))
-		}
-		return sum
-	}
+	lossAt := func(th []float64) float64 { return g1.totalLoss(data, th) }
 	if l := lossAt(theta); math.Abs(l-total) > 1e-9*l {
 		t.Errorf("accumulate's loss %g, recomputed %g", total, l)
 	}
@@ -698,14 +702,7 @@ func TestGradientKingSquares(t *testing.T) {
 	}
 	grad := make([]float64, l.Params())
 	g.accumulate(data, batch, theta, trueScale, grad)
-	lossAt := func(th []float64) float64 {
-		sum := 0.0
-		for i := range data {
-			sc, _ := g.score(&data[i], th)
-			sum += loss(sigmoid(sc/trueScale), float64(data[i].target))
-		}
-		return sum
-	}
+	lossAt := func(th []float64) float64 { return g.totalLoss(data, th) }
 	nonzero := 0
 	for ph := range 2 {
 		for j := range eval.KingSquares {
