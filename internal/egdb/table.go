@@ -200,10 +200,17 @@ func (db *DB) Positions() int64 {
 // Tables returns the number of tables held.
 func (db *DB) Tables() int { return len(db.tables) }
 
+// Holds reports whether positions of p's size are in the tables: the
+// cheap test a search makes at every node before it probes. A nil DB holds
+// nothing.
+func (db *DB) Holds(p *movegen.Position) bool {
+	return db != nil && p.Occupied().Count() <= db.Pieces
+}
+
 // Probe returns the value of p for its side to move; ok is false when p is
 // not in the tables.
 func (db *DB) Probe(p *movegen.Position) (v Value, ok bool) {
-	if db == nil || p.Occupied().Count() > db.Pieces {
+	if !db.Holds(p) {
 		return Value{}, false
 	}
 	q := *p

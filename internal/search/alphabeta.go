@@ -39,7 +39,7 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 		return w.eval(w.v, pos)
 	}
 
-	if w.db != nil && pos.Occupied().Count() <= w.db.Pieces {
+	if w.db.Holds(pos) {
 		if score, ok := w.probeTables(f, ply); ok {
 			return score
 		}
@@ -264,7 +264,7 @@ func (w *worker) quiesce(ply, alpha, beta, qply int) int {
 	if f.drawn {
 		return w.playOn(ply, 0, alpha, beta, qply) // a move-count rule ends the game here
 	}
-	if w.feat.QuiesceTables && w.db != nil && pos.Occupied().Count() <= w.db.Pieces {
+	if w.feat.QuiesceTables && w.db.Holds(pos) {
 		// The tables know this position better than the evaluation or a
 		// capture sequence, and a probe costs less than either.
 		if score, ok := w.probeTables(f, ply); ok {
