@@ -71,9 +71,7 @@ func sleeperLateness(busy func(stop *atomic.Bool)) time.Duration {
 	}()
 	late := make([]time.Duration, 0, 100)
 	for range 100 {
-		t0 := time.Now()
-		time.Sleep(time.Millisecond)
-		late = append(late, time.Since(t0)-time.Millisecond)
+		late = append(late, sleepLate())
 	}
 	stop.Store(true)
 	<-done
@@ -93,9 +91,7 @@ func lateBesideBuild() (time.Duration, int, error) {
 	}()
 	var late []time.Duration
 	for len(late) < 200 {
-		t0 := time.Now()
-		time.Sleep(time.Millisecond)
-		late = append(late, time.Since(t0)-time.Millisecond)
+		late = append(late, sleepLate())
 		select {
 		case err := <-done:
 			return p90(late), len(late), err
@@ -105,6 +101,13 @@ func lateBesideBuild() (time.Duration, int, error) {
 	cancel()
 	<-done // cancelled: its error is the cancellation
 	return p90(late), len(late), nil
+}
+
+// sleepLate sleeps 1 ms and returns how much later than that it woke.
+func sleepLate() time.Duration {
+	t0 := time.Now()
+	time.Sleep(time.Millisecond)
+	return time.Since(t0) - time.Millisecond
 }
 
 func p90(d []time.Duration) time.Duration {
