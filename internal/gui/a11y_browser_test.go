@@ -277,7 +277,7 @@ func TestBoardClock(t *testing.T) {
 	pg.choose(t, "clock", "1+0")
 	pg.choose(t, "rio-side", "white")
 	pg.redrawn(t, "a new game", func() { pg.click(t, "#new-game") })
-	pg.waitFor(t, "Rio's first move", jsPlies+` === 1`)
+	pg.waitFor(t, "Rio's first move", jsStoredPlies+` === 1`)
 	clock := func(side string) float64 {
 		return evalJS[float64](t, pg, `(() => { const m = /(\d+):(\d+(?:\.\d)?)$/.exec(document.getElementById('clock-`+side+`').textContent); return m ? 60 * Number(m[1]) + Number(m[2]) : -1; })()`)
 	}
@@ -293,7 +293,7 @@ func TestBoardClock(t *testing.T) {
 		m := v.Generate(&p, buf[:0])[0]
 		pg.selectPiece(t, v.Numbering.Number(m.From()))
 		pg.clickSquare(t, v.Numbering.Number(m.To()))
-		pg.waitFor(t, "Rio's answer", fmt.Sprintf(`%s === %d`, jsPlies, ply+2))
+		pg.waitFor(t, "Rio's answer", fmt.Sprintf(`%s === %d`, jsStoredPlies, ply+2))
 		moves = evalJS[[]string](t, pg, `JSON.parse(localStorage.getItem('rio-gui-v1')).game.moves`)
 		g = game.New(v, v.Start())
 		playLine(t, g, moves...)

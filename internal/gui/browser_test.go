@@ -265,7 +265,12 @@ func (pg *page) shot(t *testing.T, names ...string) {
 const (
 	jsFEN   = `document.getElementById('fen-out').value`
 	jsPlies = `document.querySelectorAll('#movelist [data-ply]').length`
-	jsMsg   = `document.getElementById('message')`
+	// jsStoredPlies is the game's length as the page saved it. The move
+	// list can show a move (a clock tick redraws it) before the page has
+	// heard back from the server and saved; a test that reads the stored
+	// moves waits for this.
+	jsStoredPlies = `JSON.parse(localStorage.getItem('rio-gui-v1') || '{"game":{"moves":[]}}').game.moves.length`
+	jsMsg         = `document.getElementById('message')`
 )
 
 func (pg *page) fen(t *testing.T) string { t.Helper(); return evalJS[string](t, pg, jsFEN) }
