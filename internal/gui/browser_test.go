@@ -74,12 +74,14 @@ func newBrowserPage(t *testing.T, url string, srv *Server) *page {
 	t.Helper()
 	exe := findBrowser(t)
 	ctx, stop := context.WithTimeout(t.Context(), 3*time.Minute)
+	// --disable-dev-shm-usage: Debian's launcher decides on it from
+	// findmnt, which breaks where /dev/shm is mounted twice (as in some
+	// containers); /tmp serves as well for a test.
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1200, 900))
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	bctx, cancelTab := chromedp.NewContext(actx)
+		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1200, 900))
 	errs := &jsErrors{}
-	if err := chromedp.Listen(bctx, func(ev any) {
+	listen := func(ev any) {
 		switch e := ev.(type) {
 		case *runtime.EventConsoleAPICalled:
 			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeAssert {
@@ -93,8 +95,29 @@ func newBrowserPage(t *testing.T, url string, srv *Server) *page {
 			}
 			errs.add(fmt.Sprintf("uncaught exception at %s:%d: %s", d.URL, d.LineNumber+1, text))
 		}
-	}); err != nil {
-		t.Fatalf("starting %s: %v", exe, err)
+	}
+	// A browser that dies before it listens is retried: on a CI machine
+	// busy with the other packages' tests, Chromium has been seen to crash
+	// at start twice in a row and then start again a second later.
+	const attempts = 4
+	var bctx context.Context
+	var cancelTab, cancelAlloc context.CancelFunc
+	for i := 1; ; i++ {
+		var actx context.Context
+		actx, cancelAlloc = chromedp.NewExecAllocator(ctx, opts...)
+		bctx, cancelTab = chromedp.NewContext(actx)
+		err := chromedp.Listen(bctx, listen)
+		if err == nil {
+			break
+		}
+		cancelTab()
+		cancelAlloc()
+		if i == attempts || ctx.Err() != nil {
+			stop()
+			t.Fatalf("starting %s (%d tries): %v", exe, i, err)
+		}
+		t.Logf("starting %s, try %d of %d: %v", exe, i, attempts, err)
+		time.Sleep(time.Duration(i) * 2 * time.Second)
 	}
 	t.Cleanup(func() {
 		for _, e := range errs.all() {
