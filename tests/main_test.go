@@ -26,6 +26,10 @@ func TestMain(m *testing.M) {
 	// The engines keep their built-in endgame tables here, not in the
 	// user's cache.
 	os.Setenv("RIO_EGDB_CACHE", filepath.Join(dir, "egdb-cache"))
+	// ... and only up to 4 pieces: the 5-piece set takes half a minute of
+	// a core to solve, which dozens of short-lived engines would each
+	// start (internal/egdb's TestTablesExtend tests the extension).
+	os.Setenv("RIO_EGDB_PIECES", "4")
 	build := exec.Command("go", "build", "-o", engine, "../cmd/engine")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {

@@ -157,10 +157,17 @@ func TestMatchBadUsage(t *testing.T) {
 		{"match", "--adjudicate-score", "3"},
 		{"dxp"},
 		{"dxp", "--listen", ":1", "--connect", ":2"},
+		{"dxp", "--listen", ":1", "--egdb-pieces", "7"},
+		{"dxp", "--listen", ":1", "--egdb-pieces", "5"}, // needs --egdb-path
 	} {
 		if r := run(t, "", args...); r.code != 2 || len(lines(r.stderr)) != 1 {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
 		}
+	}
+	// engine dxp opens its endgame tables before it listens: a directory
+	// without them is an error naming it.
+	if r := run(t, "", "dxp", "--listen", "127.0.0.1:0", "--egdb-path", "/nonexistent/tables", "--egdb-pieces", "3"); r.code == 0 || !strings.Contains(r.stderr, "/nonexistent/tables") {
+		t.Errorf("dxp with a missing --egdb-path: exit %d, stderr %q", r.code, r.stderr)
 	}
 	// An engine that cannot start is an error, not a hang.
 	if r := run(t, "", "match", "--games", "2", "--depth", "2", "--engine1", "/nonexistent/engine"); r.code == 0 {

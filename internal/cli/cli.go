@@ -58,7 +58,7 @@ func init() {
 		{"annotate", "analyse every game of a PDN file: scores, ?!/?/?? marks, better moves, a summary per side",
 			"engine annotate FILE.pdn [--movetime S | --depth N | --nodes N] [--threads T] [--hash MB] [--games 3,7-9] [--shard i/n] [--thresholds 0.3,0.7,1.5] [--eval E] [--eval-file W] [--json] [--out OUT.pdn]", runAnnotate},
 		{"dxp", "play DXP (DamExchange) games over TCP, as follower or initiator",
-			"engine dxp --listen ADDR [--initiator] | --connect ADDR [--follower] [--games N --minutes M --moves N --openings FILE --pdn OUT] [--book builtin|none|FILE] [--book-margin N] [--eval E] [--eval-file W]", runDXP},
+			"engine dxp --listen ADDR [--initiator] | --connect ADDR [--follower] [--games N --minutes M --moves N --openings FILE --pdn OUT] [--book builtin|none|FILE] [--book-margin N] [--egdb-path D] [--egdb-pieces N] [--eval E] [--eval-file W]", runDXP},
 		{"match", "play a match between two engines (Hub commands or DXP addresses): Elo, LOS, SPRT",
 			"engine match [--engine1 CMD] [--engine2 CMD] [--games N] [--tc 10+0.1 | --movetime S | --depth N | --nodes N] [--concurrency N] [--openings F] [--pdn OUT] [--sprt \"elo0=0 elo1=5\"]", runMatch},
 		{"egdb", "build or verify endgame tables on disk", "engine egdb build|verify [--variant V] [--pieces N] --dir D [--threads T]", runEgdb},

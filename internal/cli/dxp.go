@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/riodraughts/rio/internal/book"
+	"github.com/riodraughts/rio/internal/egdb"
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/match"
 	"github.com/riodraughts/rio/internal/movegen"
@@ -37,6 +38,8 @@ func runDXP(ctx context.Context, env *Env, args []string) error {
 	drawRules := fs.String("draw-rules", "all", "draw rules of the games: "+strings.Join(game.RuleSetNames, ", ")+" (Rio claims a draw only by these)")
 	bookFile := fs.String("book", "builtin", "the opening book Rio plays from while the game is in it: builtin, none, or a file made by engine book build")
 	bookMargin := fs.Int("book-margin", book.DefaultMargin, "a book move drawn among those within this many hundredths of a man of the best")
+	egdbPieces := fs.Int("egdb-pieces", egdb.DefaultPieces, fmt.Sprintf("endgame tables up to this many pieces (0: none; above %d they come from --egdb-path)", egdb.DefaultPieces))
+	egdbPath := fs.String("egdb-path", "", "directory of endgame tables made by engine egdb build")
 	var ef evalFlags
 	addEvalFlags(fs, &ef)
 	v, err := parse(fs, args, &co)
@@ -67,6 +70,9 @@ func runDXP(ctx context.Context, env *Env, args []string) error {
 	}
 	engine := search.NewEngine(*hash, env.Log)
 	engine.Eval = evalFn
+	if engine.Tables, err = openTables(v, *egdbPieces, *egdbPath); err != nil {
+		return err
+	}
 	cfg := &dxp.Config{Variant: v, Name: *name, Engine: engine, Threads: *threads,
 		FastMove: time.Duration(*fast) * time.Millisecond, DrawRules: rules, Log: env.Log}
 	if cfg.Book, err = loadBook(*bookFile, v); err != nil {

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/riodraughts/rio/internal/movegen"
 )
@@ -242,4 +245,67 @@ func TestTablesCache(t *testing.T) {
 func withCRC(data []byte) []byte {
 	body := data[:len(data)-4]
 	return binary.LittleEndian.AppendUint32(bytes.Clone(body), crc32.ChecksumIEEE(body))
+}
+
+// Built-in tables above the first set's size are solved into the cache in
+// the background and then replace the smaller set, whose tables they
+// agree with; without a cache the first set is all there is.
+func TestTablesExtend(t *testing.T) {
+	dir := t.TempDir()
+	tables := NewTables(3, "")
+	tables.Cache, tables.Threads, tables.first = dir, 1, 2
+	var mu sync.Mutex
+	var reported []int
+	tables.Report = func(v *movegen.Variant, db *DB, took time.Duration, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			t.Errorf("report: %v", err)
+		}
+		if db != nil {
+			reported = append(reported, db.Pieces)
+		}
+	}
+	small := tables.Wait(movegen.Russian)
+	if small == nil || small.Pieces != 2 {
+		t.Fatalf("first set: %+v, want 2 pieces", small)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	var big *DB
+	for big = tables.For(movegen.Russian); big.Pieces != 3; big = tables.For(movegen.Russian) {
+		if time.Now().After(deadline) {
+			t.Fatal("no 3-piece tables after 2 minutes")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "russian-*.egdb"))
+	if len(files) != len(Slices(3)) {
+		t.Errorf("%d cache files, want %d", len(files), len(Slices(3)))
+	}
+	m := Material{1, 0, 1, 0}
+	ts, tb := small.Table(m), big.Table(m)
+	for i := range ts.Size() {
+		if ts.At(i) != tb.At(i) {
+			t.Fatalf("%v position %d: %v in the first set, %v in the larger", m, i, ts.At(i), tb.At(i))
+		}
+	}
+	mu.Lock()
+	if fmt.Sprint(reported) != "[2 3]" {
+		t.Errorf("reported sets of %v pieces, want [2 3]", reported)
+	}
+	mu.Unlock()
+
+	// No cache: the first set stays (a Build of 3 pieces takes
+	// milliseconds, so a second wait shows any that ran).
+	bare := NewTables(3, "")
+	bare.Threads, bare.first = 1, 2
+	if db := bare.Wait(movegen.Russian); db == nil || db.Pieces != 2 {
+		t.Fatalf("without a cache: %+v, want 2 pieces", db)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if db := bare.For(movegen.Russian); db.Pieces != 2 {
+		t.Errorf("without a cache the tables grew to %d pieces", db.Pieces)
+	}
+	tables.Close()
+	bare.Close()
 }

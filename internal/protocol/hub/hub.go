@@ -110,7 +110,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, id Identity, log zero
 		books: map[*movegen.Variant]*book.Book{}, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x626f6f6b)),
 	}
 	h.game = game.NewRules(h.variant, h.variant.Start(), h.drawRules)
-	h.setTables(defaultTablePieces, "")
+	h.setTables(defaultTablePieces(), "")
 	lines := make(chan inputLine)
 	go readLines(in, lines)
 	defer h.stopSearch()
