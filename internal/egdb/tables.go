@@ -165,13 +165,9 @@ func (t *Tables) start(v *movegen.Variant) *ready {
 	r := &ready{done: make(chan struct{})}
 	t.set[v] = r
 	go func() {
-		closed := false
-		finish := func() {
-			if !closed {
-				closed = true
-				close(r.done)
-			}
-		}
+		// done closes once the first set is ready (or there is none),
+		// not after the larger set made below.
+		finish := sync.OnceFunc(func() { close(r.done) })
 		defer finish()
 		begin := time.Now()
 		var loadErr error
