@@ -24,6 +24,11 @@ type Options struct {
 	// Progress, when set, is called after each solved or loaded slice with
 	// the positions done so far and the total.
 	Progress func(done, total int64)
+	// Keep, when set, limits a build to the slices it keeps (with their
+	// swapped partners): every slice a kept one's captures and promotions
+	// lead to must be kept too. A test's small set: the smaller slices and
+	// one larger ending.
+	Keep func(Material) bool
 }
 
 // Store keeps tables between builds (a directory of files, see Dir).
@@ -69,6 +74,9 @@ func Build(ctx context.Context, v *movegen.Variant, pieces int, opt Options) (*D
 	db := newDB(v)
 	db.Pieces = pieces
 	all := Slices(pieces)
+	if opt.Keep != nil {
+		all = slices.DeleteFunc(all, func(m Material) bool { return !opt.Keep(m) && !opt.Keep(m.Swap()) })
+	}
 	var total, done int64
 	for _, m := range all {
 		total += NewIndexer(m).Size()
@@ -107,6 +115,9 @@ func Build(ctx context.Context, v *movegen.Variant, pieces int, opt Options) (*D
 				// job. It has one man fewer, so it came earlier.
 				promoted := Material{s.UsKings + 1, s.UsMen - 1, s.ThemKings, s.ThemMen}
 				dep := byMaterial[promoted]
+				if dep == nil && opt.Keep != nil {
+					return nil, fmt.Errorf("egdb: %v is kept but not %v, where its promotions lead", s, promoted)
+				}
 				if dep == nil {
 					panic(fmt.Sprintf("egdb: %v: promotions lead to %v, not scheduled before it", s, promoted))
 				}
@@ -306,10 +317,10 @@ type solver struct {
 // initChunk is how many positions one forward-pass task takes.
 const initChunk = 1 << 16
 
-// blockPieces bounds the slices solved by blocks (solveBlocks); larger
-// ones, which keep no distances, are solved position by position. Tests
-// lower it to compare the two solvers.
-var blockPieces = DistPieces
+// blockPieces bounds the slices solved by blocks (solveBlocks, the
+// built-in 4-piece set); larger ones are solved position by position.
+// Tests lower it to compare the two solvers.
+var blockPieces = 4
 
 func (db *DB) solve(ctx context.Context, pair []Material, threads int) ([]*Table, error) {
 	if pair[0].Pieces() <= min(blockPieces, DistPieces) {

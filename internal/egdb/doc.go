@@ -31,8 +31,8 @@
 // game (plies, best play: the winner fastest, the loser slowest). Two
 // solvers do this, with the same tables to the byte:
 //
-//   - The block solver (blocks.go), for the slices of up to DistPieces
-//     pieces (the built-in tables), works as bitbase generators do: one
+//   - The block solver (blocks.go), for the slices of up to 4 pieces
+//     (blockPieces; the set built in memory), works as bitbase generators do: one
 //     piece is set apart, and the squares it may stand on, with the other
 //     pieces fixed, form a 64-bit set. Its moves are shifts and sliding
 //     fills of the whole set, the other pieces' moves map a set onto
@@ -42,8 +42,9 @@
 //     looked at one by one.
 //   - The position solver (build.go), for larger slices, works one
 //     position at a time, as in Dijkstra's algorithm with a bucket queue
-//     (the block solver's passes rely on exact distances, a win's being
-//     odd and a loss's even, which larger slices do not keep):
+//     (the block solver's passes rely on a win's distance being odd and
+//     a loss's even, which slices with more pieces than DistPieces, whose
+//     successors keep no distances, do not have):
 //     one forward pass walks the slice in index order by stepping each
 //     piece group to its next subset (walk.go, Gosper's hack) instead of
 //     decoding every index, looking up captures and promotions and only

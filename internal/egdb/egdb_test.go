@@ -309,3 +309,19 @@ func TestTablesExtend(t *testing.T) {
 	tables.Close()
 	bare.Close()
 }
+
+// A 5-piece file written before the 5-piece slices kept distances has
+// the size of one without them: it is refused by name, with what to do.
+func TestLoadFileWithoutDistances(t *testing.T) {
+	dir := t.TempDir()
+	m := Material{UsKings: 4, ThemKings: 1}
+	n := NewIndexer(m).Size()
+	name := filepath.Join(dir, FileName(movegen.Brazilian, m))
+	if err := os.WriteFile(name, make([]byte, headerSize+(n+3)/4+4), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Dir(dir).Load(movegen.Brazilian, m)
+	if err == nil || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "without distances") {
+		t.Fatalf("got %v, want an error naming %s as a table without distances", err, name)
+	}
+}

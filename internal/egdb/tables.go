@@ -16,15 +16,16 @@ import (
 
 // DefaultPieces is how many pieces the embedded tables hold: built in
 // memory, with exact distances, on first need.
-const DefaultPieces = DistPieces
+const DefaultPieces = 4
 
 // CachePieces is the most pieces the built-in tables reach where there is
 // a cache: once the DefaultPieces set is ready, the larger slices are
-// solved in the background into the cache and then replace it (5 pieces:
-// about 34 s on one core and 420 MB while solving, 43 MB per variant on
-// disk and in memory, once per machine; a 3+0.03 match, russian, 5 pieces
-// against 4: +13.0 [+4.7, +21.3] Elo over 748 games; brazilian and
-// portuguese no difference shown).
+// solved in the background into the cache and then replace it (5 pieces,
+// with distances: about 46 s on one core and 0.5 GB while solving, about
+// 175 MB per variant on disk and in memory, once per machine; a 3+0.03
+// match, russian, 5 pieces without distances against 4: +13.0 [+4.7,
+// +21.3] Elo over 748 games; portuguese, with distances against without:
+// +11.3 [-1.5, +24.1] over 400).
 const CachePieces = 5
 
 // Tables gives the engine its tables per variant: loaded from Path when it
@@ -86,6 +87,20 @@ func NewTables(pieces int, path string) *Tables {
 	return &Tables{Pieces: pieces, Path: path, ctx: ctx, cancel: cancel, set: map[*movegen.Variant]*ready{}}
 }
 
+// Serve returns tables that hold each of dbs (one per variant), ready at
+// once: for a host or a test that built or loaded them itself.
+func Serve(dbs ...*DB) *Tables {
+	t := NewTables(0, "")
+	for _, db := range dbs {
+		r := &ready{done: make(chan struct{})}
+		r.db.Store(db)
+		close(r.done)
+		t.set[db.Variant] = r
+		t.Pieces = max(t.Pieces, db.Pieces)
+	}
+	return t
+}
+
 // Close stops builds in progress (their tables never become ready) and
 // silences Report: for tables that are being replaced.
 func (t *Tables) Close() {
@@ -134,8 +149,8 @@ func DefaultCache() string {
 var cacheVersion = fmt.Sprintf("v%d.%d", formatVersion, solverVersion)
 
 // solverVersion changes whenever the solver or the move generator could
-// give different values.
-const solverVersion = 1
+// give different values (2: the 5-piece slices keep distances).
+const solverVersion = 2
 
 // Reach is the most pieces a position may have for the tables to be worth
 // preparing before searching it: a search from more rarely gets down to
