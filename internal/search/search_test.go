@@ -307,13 +307,7 @@ func TestTablesPlayTheWinOut(t *testing.T) {
 	g := newGame(t, movegen.Brazilian, "W:WK29,K30,K31:BK3")
 	e := NewEngine(16, zerolog.Nop())
 	e.Tables = tables
-	for g.Outcome().Result == game.Ongoing && g.Ply() < 40 {
-		e.TT.Clear()
-		res := e.Run(context.Background(), g, Limits{Depth: 3}, Options{Threads: 1}, nil)
-		if err := g.Play(res.Move); err != nil {
-			t.Fatal(err)
-		}
-	}
+	playOut(t, e, g, 3, 40)
 	if out := g.Outcome(); out.Result != game.WhiteWins || g.Ply() != 21 {
 		t.Errorf("game ended %v (%s) after %d plies, want a white win in 21", out.Result, out.Reason, g.Ply())
 	}

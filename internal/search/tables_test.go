@@ -40,14 +40,21 @@ func TestTablesPlayFivePiecesOut(t *testing.T) {
 	}
 	e := NewEngine(16, zerolog.Nop())
 	e.Tables = egdb.Serve(db)
-	for g.Outcome().Result == game.Ongoing && g.Ply() < 2*v.Dist {
+	playOut(t, e, g, 3, 2*v.Dist)
+	if out := g.Outcome(); out.Result != game.WhiteWins || g.Ply() != v.Dist {
+		t.Errorf("game ended %v (%s) after %d plies, want a white win in %d", out.Result, out.Reason, g.Ply(), v.Dist)
+	}
+}
+
+// playOut plays g on with e on both sides, each move a search of depth
+// plies from an empty table, until the game ends or reaches plies plies.
+func playOut(t *testing.T, e *Engine, g *game.Game, depth, plies int) {
+	t.Helper()
+	for g.Outcome().Result == game.Ongoing && g.Ply() < plies {
 		e.TT.Clear()
-		res := e.Run(context.Background(), g, Limits{Depth: 3}, Options{Threads: 1}, nil)
+		res := e.Run(context.Background(), g, Limits{Depth: depth}, Options{Threads: 1}, nil)
 		if err := g.Play(res.Move); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if out := g.Outcome(); out.Result != game.WhiteWins || g.Ply() != v.Dist {
-		t.Errorf("game ended %v (%s) after %d plies, want a white win in %d", out.Result, out.Reason, g.Ply(), v.Dist)
 	}
 }
