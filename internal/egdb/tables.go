@@ -25,7 +25,7 @@ const DefaultPieces = 4
 // 175 MB per variant on disk and in memory, once per machine; a 3+0.03
 // match, russian, 5 pieces without distances against 4: +13.0 [+4.7,
 // +21.3] Elo over 748 games; portuguese, with distances against without:
-// +11.3 [-1.5, +24.1] over 400).
+// +10.4 [+2.0, +18.8] over 800).
 const CachePieces = 5
 
 // Tables gives the engine its tables per variant: loaded from Path when it
