@@ -320,7 +320,7 @@ const initChunk = 1 << 16
 // blockPieces bounds the slices solved by blocks (solveBlocks, the
 // built-in 4-piece set); larger ones are solved position by position.
 // Tests lower it to compare the two solvers.
-var blockPieces = 4
+var blockPieces = DefaultPieces
 
 func (db *DB) solve(ctx context.Context, pair []Material, threads int) ([]*Table, error) {
 	if pair[0].Pieces() <= min(blockPieces, DistPieces) {

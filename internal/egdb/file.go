@@ -149,11 +149,11 @@ func (d Dir) Load(v *movegen.Variant, m Material) (*Table, error) {
 	n := NewIndexer(m).Size()
 	want := headerSize + (n+3)/4 + 4
 	if m.Pieces() <= DistPieces {
+		if fi.Size() == want {
+			// Rio kept no distances for 5 pieces before solver version 2.
+			return nil, fmt.Errorf("%s: a table without distances, from an older Rio (build it again: engine egdb build --variant %s --pieces %d)", name, v.Name, m.Pieces())
+		}
 		want += n
-	}
-	if m.Pieces() <= DistPieces && fi.Size() == want-n {
-		// Rio kept no distances for 5 pieces before solver version 2.
-		return nil, fmt.Errorf("%s: a table without distances, from an older Rio (build it again: engine egdb build --variant %s --pieces %d)", name, v.Name, m.Pieces())
 	}
 	if fi.Size() != want {
 		return nil, fmt.Errorf("%s: %d bytes, want %d (truncated or not a table)", name, fi.Size(), want)

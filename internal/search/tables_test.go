@@ -24,7 +24,7 @@ func TestTablesPlayFivePiecesOut(t *testing.T) {
 	four := egdb.Material{UsKings: 4, ThemKings: 1}
 	db, err := egdb.Build(context.Background(), movegen.Brazilian, 5, egdb.Options{
 		Threads: 2,
-		Keep:    func(m egdb.Material) bool { return m.Pieces() <= 4 || m == four },
+		Keep:    func(m egdb.Material) bool { return m.Pieces() <= egdb.DefaultPieces || m == four },
 	})
 	if err != nil {
 		t.Fatal(err)
