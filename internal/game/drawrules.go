@@ -132,6 +132,29 @@ func (r *DrawRules) DistanceHolds(left int, m Material, dist int) bool {
 	return dist >= 0 && dist <= left && dist < r.Floor(m)
 }
 
+// Restartable reports whether a side can restart every rule counting in
+// c that would draw within dist plies: a rule that restarts at a man move
+// when the side has a man free to step (canStep), one that restarts at a
+// promotion when it can crown a man (crownIn plies, CrownPlies; -1: no
+// man) before that rule draws. The search asks it of a table's win that
+// is longer than the plies a rule leaves (the portuguese 20-move rule and
+// FMJD-64's kings-only rule restart at a man move, FMJD-64's balance
+// rules at a capture or a promotion).
+func (r *DrawRules) Restartable(c Counters, dist int, canStep bool, crownIn int) bool {
+	for i, rule := range r.Count {
+		left := rule.Plies - int(c[i])
+		if c[i] < 0 || r.off&(1<<i) != 0 || left >= dist {
+			continue
+		}
+		byStep := canStep && left >= 2 && rule.ResetOn&ManMove != 0
+		byCrown := crownIn >= 0 && crownIn < left && rule.ResetOn&(ManMove|Promotion) != 0
+		if !byStep && !byCrown {
+			return false
+		}
+	}
+	return true
+}
+
 // minPlies returns the shortest rule of the table.
 func (r *DrawRules) minPlies() int {
 	least := NoCount

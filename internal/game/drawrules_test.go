@@ -454,3 +454,44 @@ func TestFloor(t *testing.T) {
 		}
 	}
 }
+
+// Restartable: a rule that would draw before a forced line ends can be
+// restarted by a man move when it restarts at one (the portuguese 20-move
+// rule, FMJD-64's kings-only rule) and the side has a man free to step,
+// or by crowning a man in time when it restarts at a promotion (FMJD-64's
+// balance rules, which a plain man move leaves counting).
+func TestRestartable(t *testing.T) {
+	for _, c := range []struct {
+		v       *movegen.Variant
+		fen     string
+		dist    int
+		canStep bool
+		crownIn int
+		want    bool
+	}{
+		// Portuguese: the 20-move rule counts from the start, 40 plies.
+		{movegen.Portuguese, "B:WK16,24:B8,K25,31", 40, false, -1, true}, // it draws no sooner than the line ends
+		{movegen.Portuguese, "B:WK16,24:B8,K25,31", 91, true, 10, true},
+		{movegen.Portuguese, "B:WK16,24:B8,K25,31", 91, false, 10, true}, // crowning is a man move
+		{movegen.Portuguese, "B:WK16,24:B8,K25,31", 91, true, -1, true},
+		{movegen.Portuguese, "B:WK16,24:B8,K25,31", 91, false, -1, false},
+		{movegen.Portuguese, "B:WK16,24:B8,K25,31", 91, false, 40, false}, // too late
+		// Brazilian, 5 pieces with kings on both sides: the kings-only rule
+		// (30 plies, a man move restarts it) and the balance rule (60
+		// plies, only a capture or a promotion restarts it).
+		{movegen.Brazilian, "B:W13,K18,30:B21,K31", 30, false, -1, true},
+		{movegen.Brazilian, "B:W13,K18,30:B21,K31", 50, true, -1, true}, // the balance rule leaves 60
+		{movegen.Brazilian, "B:W13,K18,30:B21,K31", 74, true, -1, false},
+		{movegen.Brazilian, "B:W13,K18,30:B21,K31", 74, true, 12, true},
+		{movegen.Brazilian, "B:W13,K18,30:B21,K31", 74, false, 12, true},
+		{movegen.Brazilian, "B:W13,K18,30:B21,K31", 74, true, 60, false},
+		// No king, no rule counting: nothing to restart.
+		{movegen.Brazilian, "W:W13,20:B3,7,25", 86, false, -1, true},
+	} {
+		g := mustGame(t, c.v, c.fen)
+		if got := g.Rules().Restartable(g.Counters(), c.dist, c.canStep, c.crownIn); got != c.want {
+			t.Errorf("%s %s: Restartable(dist %d, canStep %v, crownIn %d) = %v, want %v (counters %v)",
+				c.v, c.fen, c.dist, c.canStep, c.crownIn, got, c.want, g.Counters())
+		}
+	}
+}

@@ -181,6 +181,33 @@ func countKingSlides(kings, empty Bitboard) int {
 	return n
 }
 
+// ManCanStep reports whether a man of side c can step forward onto an
+// empty square (whoever is to move): whether c can make a man move that
+// restarts a move-count rule.
+func ManCanStep(p *Position, c Color) bool {
+	return countManSteps(c, p.Men(c), Valid&^(p.Pieces[White]|p.Pieces[Black])) > 0
+}
+
+// CrownPlies returns the fewest plies side c needs to crown a man if
+// nothing stands in its way: two a row to go (c's moves and the
+// opponent's between them), or -1 when c has no man. A lower bound: it
+// looks at no blocker.
+func CrownPlies(p *Position, c Color) int {
+	men := p.Men(c)
+	if men == 0 {
+		return -1
+	}
+	rows := 7
+	for b := men; b != 0; b &= b - 1 {
+		r := Row(b.First())
+		if c == Black {
+			r = 7 - r
+		}
+		rows = min(rows, r)
+	}
+	return 2 * rows
+}
+
 // HasStep reports whether the side to move has a non-capturing move: a
 // man stepping forward or a king stepping (and so able to slide) onto an
 // adjacent empty square. Quiescence asks it, after HasCapture said no, to

@@ -174,6 +174,58 @@ func TestPerftDivideCancelled(t *testing.T) {
 	}
 }
 
+// ManCanStep must agree with the move list of a side that has no capture:
+// it has a man move exactly when ManCanStep says so, whoever was to move.
+// CrownPlies is twice the rows its most advanced man has to go, the men
+// walked forward a row at a time.
+func TestManCanStepAndCrownPlies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var buf [MaxMoves]Move
+	blocked := 0
+	for range 20000 {
+		p := randomPosition(rng)
+		for c := White; c <= Black; c++ {
+			q := p
+			q.Side = c
+			// The men advanced a row at a time, both ways forward, on an
+			// empty board, until one stands on the promotion row.
+			crown := -1
+			if b := q.Men(c); b != 0 {
+				up, other := UpLeft, UpRight
+				if c == Black {
+					up, other = DownLeft, DownRight
+				}
+				rows := 0
+				for ; b&PromotionRow(c) == 0; rows++ {
+					b = b.Shift(up) | b.Shift(other)
+				}
+				crown = 2 * rows
+			}
+			if got := CrownPlies(&q, c); got != crown {
+				t.Fatalf("%s: CrownPlies(%v) = %d, want %d", Brazilian.FormatFEN(&q, false), c, got, crown)
+			}
+			for _, v := range Variants {
+				if v.HasCapture(&q) {
+					continue
+				}
+				man := false
+				for _, m := range v.Generate(&q, buf[:0]) {
+					man = man || q.Men(c).Has(m.From())
+				}
+				if ManCanStep(&q, c) != man {
+					t.Fatalf("%s %s: ManCanStep(%v) = %v, a man move in the list: %v", v.Name, v.FormatFEN(&q, false), c, ManCanStep(&q, c), man)
+				}
+				if !man && q.Men(c) != 0 {
+					blocked++
+				}
+			}
+		}
+	}
+	if blocked == 0 {
+		t.Fatal("no side with blocked men drawn: the test checks only one side of ManCanStep")
+	}
+}
+
 // HasStep must agree with the move list: a position without captures has
 // a move exactly when HasStep says so.
 func TestHasStepMatchesGenerate(t *testing.T) {

@@ -370,7 +370,8 @@ const (
 // than any rule already counting (f.left) and than any rule that could
 // start (DrawRules.Floor). A longer one, where a counting rule still
 // leaves room, is a known result (knownWin); where a counting rule would
-// draw first, the node is searched like any other.
+// draw first, the node is searched like any other, unless the winner can
+// restart that rule (restartable).
 func (w *worker) probeTables(f *frame, ply int) (int, bool) {
 	v, ok := w.db.Probe(&f.pos)
 	if !ok {
@@ -382,7 +383,7 @@ func (w *worker) probeTables(f *frame, ply int) (int, bool) {
 	switch {
 	case v.WDL == egdb.Draw:
 		score = 0
-	case v.Dist >= 0 && counting && f.left < v.Dist:
+	case v.Dist >= 0 && counting && f.left < v.Dist && !restartable(f, v):
 		return 0, false
 	case f.rules.DistanceHolds(f.left, game.MaterialOf(&f.pos), v.Dist):
 		score = tt.Win - ply - v.Dist
@@ -403,4 +404,21 @@ func (w *worker) probeTables(f *frame, ply int) (int, bool) {
 	}
 	w.tbHits++
 	return score, true
+}
+
+// restartable reports whether the winner of a table result v can restart
+// every rule that would draw before the table's line ends
+// (DrawRules.Restartable: a man move, or crowning a man). Such a win is
+// still a known one (knownWin-ply-distance steers the search along the
+// table's line), and the tree sees the count on its own path: a line that
+// lets a rule draw scores 0 there. The portuguese 20-move rule counts in
+// every position, so without this every won 5-piece ending longer than
+// the plies it left was searched blind to the tables (a match game drew
+// W:WK11,24:BK10,K29,31, a black win in 84 plies, by that rule).
+func restartable(f *frame, v egdb.Value) bool {
+	winner := f.pos.Side
+	if v.WDL == egdb.Loss {
+		winner = winner.Other()
+	}
+	return f.rules.Restartable(f.counters, v.Dist, movegen.ManCanStep(&f.pos, winner), movegen.CrownPlies(&f.pos, winner))
 }
