@@ -101,25 +101,20 @@ func TestTablesWinPastACountingRule(t *testing.T) {
 
 // promotionsOf returns a Keep for egdb.Build: the set up to
 // egdb.DefaultPieces and the slices of p's piece count that p's material
-// reaches by promotions (captures lead into the smaller set).
+// reaches by promotions (captures lead into the smaller set), seen with
+// White as "us" (Build keeps each slice's swapped partner with it).
 func promotionsOf(p *movegen.Position) func(egdb.Material) bool {
 	m := game.MaterialOf(p)
-	reach := func(kings, men [2]int) bool {
+	return func(s egdb.Material) bool {
+		if s.Pieces() <= egdb.DefaultPieces {
+			return true
+		}
+		kings, men := [2]int{s.UsKings, s.ThemKings}, [2]int{s.UsMen, s.ThemMen}
 		for c := range 2 {
 			if kings[c]+men[c] != m.Kings[c]+m.Men[c] || kings[c] < m.Kings[c] {
 				return false
 			}
 		}
 		return true
-	}
-	return func(s egdb.Material) bool {
-		if s.Pieces() <= egdb.DefaultPieces {
-			return true
-		}
-		if s.Pieces() != m.Total() {
-			return false
-		}
-		return reach([2]int{s.UsKings, s.ThemKings}, [2]int{s.UsMen, s.ThemMen}) ||
-			reach([2]int{s.ThemKings, s.UsKings}, [2]int{s.ThemMen, s.UsMen})
 	}
 }
