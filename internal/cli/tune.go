@@ -38,7 +38,8 @@ func runTune(ctx context.Context, env *Env, args []string) error {
 	fs.Uint64Var(&d.Seed, "seed", d.Seed, "random seed (shuffles and the validation split)")
 	fs.IntVar(&d.Threads, "threads", 1, "threads (the result depends on the seed and the thread count only)")
 	initFile := fs.String("init", "", "start from these weights instead of material only")
-	layout := fs.Int("layout", 0, "feature layout to fit: 1 (15 windows of 8 squares), 2 (12 windows of 10 squares) or 3 (layout 2 and king squares); default: --init's, else 1")
+	fs.BoolVar(&d.FreezePatterns, "freeze-patterns", false, "keep --init's pattern weights and fit the rest (the scalars, king squares and material table)")
+	layout := fs.Int("layout", 0, "feature layout to fit: 1 (15 windows of 8 squares), 2 (12 windows of 10 squares), 3 (layout 2 and king squares) or 4 (layout 3 and the material table); default: --init's, else 1")
 	// Flags and file names may mix: the flag package stops at the first
 	// file name after --data, so parse again from the next flag.
 	var v *movegen.Variant
@@ -84,7 +85,7 @@ func runTune(ctx context.Context, env *Env, args []string) error {
 	d.Variant = v
 	if *layout != 0 {
 		if d.Layout = eval.LayoutByID(*layout); d.Layout == nil {
-			return usagef("--layout %d: want 1, 2 or 3", *layout)
+			return usagef("--layout %d: want 1, 2, 3 or 4", *layout)
 		}
 	}
 	if *initFile != "" {

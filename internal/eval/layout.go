@@ -22,6 +22,10 @@ import (
 //	layout 3: layout 2's windows and a weight for a king on each of the 32
 //	          squares (KingSquares), which the windows, where a king counts
 //	          as an empty square, cannot see
+//	layout 4: layout 3 and the material table (MaterialParams): a weight
+//	          for the men ahead (-4..+4) by which sides have a king, so
+//	          that a man more can count for less once both sides have
+//	          crowned (the other terms add; this one interacts)
 //
 // Scalars (the terms patterns cannot see), each the difference between
 // White's count and Black's on the turned board:
@@ -43,8 +47,10 @@ import (
 // A weights file stores, per phase, each window's Configs weights in
 // window order, then the scalars (ScalarParams), then, in a layout with
 // king squares, KingSquares weights (index KingIndex of the square, seen
-// from White; Black's kings on the turned board): FeatureLayout.Params
-// weights in all. The constants below are layout 1's.
+// from White; Black's kings on the turned board), then, in a layout with
+// the material table, MaterialParams weights (MaterialIndex, White's
+// less Black's on the turned board): FeatureLayout.Params weights in
+// all. The constants below are layout 1's.
 const (
 	Layout  = 1
 	Windows = 15
@@ -81,7 +87,34 @@ const (
 	// KingSquares is the number of king-square weights per phase of a
 	// layout with them.
 	KingSquares = 32
+	// MaterialParams is the number of material-table weights per phase of
+	// a layout with it: 4 king situations by 9 men differences.
+	MaterialParams = 4 * 9
+	// maxMenAhead bounds the men difference the material table tells
+	// apart (more counts as this many).
+	maxMenAhead = 4
 )
+
+// MaterialIndex returns the material-table index of a side with a king
+// or none (ownKing), an opponent with a king or none (oppKing) and
+// menAhead men more than the opponent (clipped to -4..+4).
+func MaterialIndex(ownKing, oppKing bool, menAhead int) int {
+	i := 0
+	if ownKing {
+		i += 2
+	}
+	if oppKing {
+		i++
+	}
+	return i*9 + max(-maxMenAhead, min(menAhead, maxMenAhead)) + maxMenAhead
+}
+
+// materialMirror returns the index the same position gives the other
+// side: kings swapped, the difference negated.
+func materialMirror(i int) int {
+	k, d := i/9, i%9
+	return (k>>1|(k&1)<<1)*9 + 2*maxMenAhead - d
+}
 
 // KingIndex returns the king-square weight index 0..31 of s: the ghost
 // layout's bit less the ghost bits below it.
@@ -95,6 +128,8 @@ type FeatureLayout struct {
 	Rows int
 	// Kings: the layout has a weight per square for a king there.
 	Kings bool
+	// Material: the layout has the material table (MaterialIndex).
+	Material bool
 	// windows and configs: 3*(9-Rows) windows of 3^(2*Rows) configurations.
 	windows, configs int
 	// mirror maps a configuration to that of the turned window on the
@@ -104,10 +139,11 @@ type FeatureLayout struct {
 
 // The layouts a weights file may have.
 var (
-	Layout1 = newLayout(1, 4, false)
-	Layout2 = newLayout(2, 5, false)
-	Layout3 = newLayout(3, 5, true)
-	Layouts = []*FeatureLayout{Layout1, Layout2, Layout3}
+	Layout1 = newLayout(1, 4, false, false)
+	Layout2 = newLayout(2, 5, false, false)
+	Layout3 = newLayout(3, 5, true, false)
+	Layout4 = newLayout(4, 5, true, true)
+	Layouts = []*FeatureLayout{Layout1, Layout2, Layout3, Layout4}
 )
 
 // LayoutByID returns the layout numbered id, or nil.
@@ -120,8 +156,8 @@ func LayoutByID(id int) *FeatureLayout {
 	return nil
 }
 
-func newLayout(id, rows int, kings bool) *FeatureLayout {
-	l := &FeatureLayout{ID: id, Rows: rows, Kings: kings, windows: 3 * (9 - rows), configs: 1}
+func newLayout(id, rows int, kings, material bool) *FeatureLayout {
+	l := &FeatureLayout{ID: id, Rows: rows, Kings: kings, Material: material, windows: 3 * (9 - rows), configs: 1}
 	for range 2 * rows {
 		l.configs *= 3
 	}
@@ -151,7 +187,26 @@ func (l *FeatureLayout) Configs() int { return l.configs }
 func (l *FeatureLayout) PatternParams() int { return l.windows * l.configs }
 
 // PhaseParams returns the number of weights per phase.
-func (l *FeatureLayout) PhaseParams() int { return l.KingParamsAt() + l.KingParams() }
+func (l *FeatureLayout) PhaseParams() int { return l.MaterialParamsAt() + l.MaterialParams() }
+
+// MaterialParams returns the number of material-table weights per phase
+// (0 or MaterialParams).
+func (l *FeatureLayout) MaterialParams() int {
+	if l.Material {
+		return MaterialParams
+	}
+	return 0
+}
+
+// MaterialParamsAt returns where a phase's material-table weights start:
+// after the king squares.
+func (l *FeatureLayout) MaterialParamsAt() int { return l.KingParamsAt() + l.KingParams() }
+
+// Extends reports whether l is base with weights added after base's in
+// each phase (layout 4 extends layout 3): base's weights start a fit of l.
+func (l *FeatureLayout) Extends(base *FeatureLayout) bool {
+	return l.Rows == base.Rows && l.Kings == base.Kings && l.Material && !base.Material
+}
 
 // KingParams returns the number of king-square weights per phase (0 or
 // KingSquares).
@@ -306,7 +361,9 @@ func scalars(own, opp, kings movegen.Bitboard, sign int32, f *[Scalars]int32) {
 //	                                 + sum_{s in Kings[0]} θ[ph][KingParamsAt+KingIndex(s)]
 //	                                 - sum_{s in Kings[1]} θ[ph][KingParamsAt+KingIndex(s)])
 //
-// (the king squares in a layout with them)
+//	                                 + θ[ph][MaterialParamsAt+Material[0]] - θ[ph][MaterialParamsAt+Material[1]])
+//
+// (the king squares and the material table in a layout with them)
 //
 // and the score for the side to move is Sign times that plus the mixed
 // side-to-move weight.
@@ -319,6 +376,9 @@ type Features struct {
 	// board (the king-square features: +1 for each of White's, -1 for
 	// each of Black's, at KingIndex of the square).
 	Kings [2]movegen.Bitboard
+	// Material are White's material-table index and Black's on the
+	// turned board (MaterialIndex; in a layout with the table).
+	Material [2]int32
 	// Pieces is the phase: the number of pieces, at most MaxPhase.
 	Pieces int32
 	// Sign is +1 with White to move, -1 with Black.
@@ -338,6 +398,11 @@ func (l *FeatureLayout) Extract(p *movegen.Position, f *Features) {
 	scalars(w, b, k, 1, &f.Scalar)
 	scalars(wf, bf, kf, -1, &f.Scalar)
 	f.Kings = [2]movegen.Bitboard{w & k, wf & kf}
+	ahead := (w &^ k).Count() - (b &^ k).Count()
+	f.Material = [2]int32{
+		int32(MaterialIndex(w&k != 0, b&k != 0, ahead)),
+		int32(MaterialIndex(wf&kf != 0, bf&kf != 0, -ahead)),
+	}
 	f.Pieces = int32(min(p.Occupied().Count(), MaxPhase))
 	f.Sign = 1
 	if p.Side == movegen.Black {

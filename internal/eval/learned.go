@@ -30,6 +30,10 @@ type Model struct {
 	// the negated weight of its turned square. All zero without king
 	// squares.
 	kw, kb [35]patWeight
+	// mat[i] are the opening and endgame weights of material-table index
+	// i seen from White, folded with Black's (materialMirror): all zero
+	// without the table.
+	mat [MaterialParams]patWeight
 }
 
 type patWeight [2]int32
@@ -75,6 +79,14 @@ func NewLayoutModel(v *movegen.Variant, l *FeatureLayout, params []int16) *Model
 			}
 		}
 	}
+	if l.Material {
+		for i := range MaterialParams {
+			for ph := range 2 {
+				base := ph*pp + l.MaterialParamsAt()
+				m.mat[i][ph] = int32(params[base+i]) - int32(params[base+materialMirror(i)])
+			}
+		}
+	}
 	return m
 }
 
@@ -108,6 +120,11 @@ func (m *Model) Evaluate(v *movegen.Variant, p *movegen.Position) int {
 			open += kb[0]
 			end += kb[1]
 		}
+	}
+	if l.Material {
+		mt := &m.mat[MaterialIndex(w&k != 0, b&k != 0, (w&^k).Count()-(b&^k).Count())]
+		open += mt[0]
+		end += mt[1]
 	}
 	var f [Scalars]int32
 	scalars(w, b, k, 1, &f)
@@ -163,6 +180,9 @@ func (m *Model) evaluateSlow(v *movegen.Variant, p *movegen.Position) int {
 					sum[ph] += sign * int32(base[l.KingParamsAt()+KingIndex(b.First())])
 				}
 			}
+		}
+		if l.Material {
+			sum[ph] += int32(base[l.MaterialParamsAt()+int(f.Material[0])]) - int32(base[l.MaterialParamsAt()+int(f.Material[1])])
 		}
 		sum[ph] = f.Sign*sum[ph] + int32(base[pp+ScSideToMove])
 	}

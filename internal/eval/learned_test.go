@@ -111,6 +111,65 @@ func TestKingSquaresMatchDefinition(t *testing.T) {
 	}
 }
 
+// TestMaterialTableMatchesDefinition: layout 4's material-table indices
+// are those of the men and kings counted square by square, White's on the
+// board and Black's on the turned board; every index is reached, and
+// each side's index is the other's mirrored (what the fold relies on).
+func TestMaterialTableMatchesDefinition(t *testing.T) {
+	for i := range MaterialParams {
+		if j := materialMirror(i); materialMirror(j) != i || j < 0 || j >= MaterialParams {
+			t.Fatalf("mirror of %d is %d, its mirror %d", i, j, materialMirror(j))
+		}
+	}
+	for own := range 2 {
+		for opp := range 2 {
+			for d := -6; d <= 6; d++ {
+				i := MaterialIndex(own == 1, opp == 1, d)
+				if materialMirror(i) != MaterialIndex(opp == 1, own == 1, -d) {
+					t.Fatalf("own king %d, opponent's %d, %+d men: mirror %d", own, opp, d, materialMirror(i))
+				}
+			}
+		}
+	}
+	seen := map[int32]bool{}
+	for _, v := range movegen.Variants {
+		for _, p := range append(randomPositions(v, 40, 6), randomPositions(v, 40, 7)...) {
+			var men, kings [2]int
+			for r := range 8 {
+				for f := range 8 {
+					sq, ok := movegen.SquareAt(r, f)
+					if !ok {
+						continue
+					}
+					for c := range 2 {
+						if !p.Pieces[c].Has(sq) {
+							continue
+						}
+						if p.Kings.Has(sq) {
+							kings[c]++
+						} else {
+							men[c]++
+						}
+					}
+				}
+			}
+			want := [2]int32{
+				int32(MaterialIndex(kings[0] > 0, kings[1] > 0, men[0]-men[1])),
+				int32(MaterialIndex(kings[1] > 0, kings[0] > 0, men[1]-men[0])),
+			}
+			var f Features
+			Layout4.Extract(&p, &f)
+			if f.Material != want {
+				t.Fatalf("%s %s: material indices %v, by definition %v", v.Name, v.FormatFEN(&p, false), f.Material, want)
+			}
+			seen[f.Material[0]] = true
+		}
+	}
+	if len(seen) < 20 {
+		t.Errorf("the random games reach only %d of the %d material indices", len(seen), MaterialParams)
+	}
+}
+
 // TestTurnedWindows: on the colour-flipped board, the turned window holds
 // the mirrored configuration (what the fold relies on).
 func TestTurnedWindows(t *testing.T) {
@@ -139,7 +198,7 @@ func TestTurnedWindows(t *testing.T) {
 // window) scores exactly as the features times the stored weights.
 func TestFoldedEqualsFeatures(t *testing.T) {
 	for _, v := range movegen.Variants {
-		models := []*Model{randomModel(v, 3), randomLayoutModel(v, Layout2, 3), randomLayoutModel(v, Layout3, 3), Builtin(v)}
+		models := []*Model{randomModel(v, 3), randomLayoutModel(v, Layout2, 3), randomLayoutModel(v, Layout3, 3), randomLayoutModel(v, Layout4, 3), Builtin(v)}
 		for _, p := range randomPositions(v, 20, 3) {
 			for _, m := range models {
 				if a, b := m.Evaluate(v, &p), m.evaluateSlow(v, &p); a != b {
@@ -154,7 +213,7 @@ func TestFoldedEqualsFeatures(t *testing.T) {
 // the same under any weights.
 func TestLearnedColourSymmetry(t *testing.T) {
 	for _, v := range movegen.Variants {
-		models := []*Model{randomModel(v, 4), randomLayoutModel(v, Layout2, 4), randomLayoutModel(v, Layout3, 4), Builtin(v)}
+		models := []*Model{randomModel(v, 4), randomLayoutModel(v, Layout2, 4), randomLayoutModel(v, Layout3, 4), randomLayoutModel(v, Layout4, 4), Builtin(v)}
 		for _, p := range randomPositions(v, 40, 4) {
 			q := p.Flip()
 			for _, m := range models {
@@ -203,6 +262,8 @@ func TestLearnedMaterialSign(t *testing.T) {
 func BenchmarkEvaluateLearnedLayout2(b *testing.B) { benchmarkLayout(b, Layout2) }
 
 func BenchmarkEvaluateLearnedLayout3(b *testing.B) { benchmarkLayout(b, Layout3) }
+
+func BenchmarkEvaluateLearnedLayout4(b *testing.B) { benchmarkLayout(b, Layout4) }
 
 func benchmarkLayout(b *testing.B, l *FeatureLayout) {
 	v := movegen.Brazilian

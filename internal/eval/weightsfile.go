@@ -19,7 +19,7 @@ import (
 //	bytes 0-3    magic "RIOW"
 //	bytes 4-5    format version: 1 (weights as they are) or 2 (zlib-compressed)
 //	byte  6      the variant's PDN GameType (26 brazilian, 25 russian, 28 portuguese)
-//	byte  7      feature layout (1, 2 or 3: see layout.go)
+//	byte  7      feature layout (1 to 4: see layout.go)
 //	bytes 8-11   count of weights (the layout's Params)
 //	bytes 12-13  Unit: weights per hundredth of a man (16)
 //	bytes 14-15  zero

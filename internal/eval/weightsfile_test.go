@@ -199,6 +199,7 @@ func FuzzReadModel(f *testing.F) {
 	f.Add(marshalV1(randomModel(movegen.Brazilian, 14)))
 	f.Add(randomLayoutModel(movegen.Russian, Layout2, 13).Marshal())
 	f.Add(randomLayoutModel(movegen.Brazilian, Layout3, 15).Marshal())
+	f.Add(randomLayoutModel(movegen.Portuguese, Layout4, 16).Marshal())
 	f.Add([]byte("RIOW"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ReadModel(bytes.NewReader(data), nil)

@@ -36,8 +36,14 @@ type TuneConfig struct {
 	Validation float64
 	Seed       uint64
 	Threads    int
-	// Init, if set, are the starting weights (else material only).
+	// Init, if set, are the starting weights (else material only): of
+	// the layout fitted, or of one it extends (eval.FeatureLayout.Extends:
+	// the added weights start at 0).
 	Init *eval.Model
+	// FreezePatterns keeps the pattern weights at Init's and fits the
+	// rest: a few hundred weights on top of a generation's patterns,
+	// which take far fewer positions than the patterns themselves.
+	FreezePatterns bool
 	// Layout is the feature layout fitted (nil: Init's, else layout 1).
 	Layout *eval.FeatureLayout
 	// OnEpoch hears of each epoch's losses.
@@ -59,7 +65,10 @@ type sample struct {
 	scalar      [eval.Scalars]int16
 	// kings are White's king squares and Black's on the turned board, as
 	// masks of eval.KingIndex (layouts with king squares only).
-	kings  [2]uint32
+	kings [2]uint32
+	// mat are White's and Black's material-table indices (layouts with
+	// the table only).
+	mat    [2]uint8
 	pieces int8
 	sign   int8
 	// factor scales the weighted sum (1/eval.Damping).
@@ -124,8 +133,11 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 		l = cfg.Init.Layout
 	case l == nil:
 		l = eval.Layout1
-	case cfg.Init != nil && cfg.Init.Layout != l:
+	case cfg.Init != nil && cfg.Init.Layout != l && !l.Extends(cfg.Init.Layout):
 		return nil, res, fmt.Errorf("starting weights of layout %d for a fit of layout %d", cfg.Init.Layout.ID, l.ID)
+	}
+	if cfg.FreezePatterns && cfg.Init == nil {
+		return nil, res, errors.New("frozen patterns need starting weights")
 	}
 	g := newGeometry(l)
 	tr := prepare(g, records, trainIdx, cfg.Lambda, k, threads)
@@ -133,8 +145,11 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 
 	theta := make([]float64, l.Params())
 	if cfg.Init != nil {
+		// Each phase's weights start where Init's do (the same layout,
+		// or one this layout extends).
+		ip := cfg.Init.Layout.PhaseParams()
 		for i, x := range cfg.Init.Params {
-			theta[i] = float64(x) / eval.Unit
+			theta[i/ip*g.phase+i%ip] = float64(x) / eval.Unit
 		}
 	} else {
 		w := eval.WeightsOf(v)
@@ -185,6 +200,9 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 						d += grads[t][i]
 						grads[t][i] = 0
 					}
+					if cfg.FreezePatterns && i%g.phase < g.pattern {
+						continue
+					}
 					d /= n
 					if i%g.phase < g.pattern {
 						d += 2 * cfg.L2 * theta[i]
@@ -228,14 +246,18 @@ type geometry struct {
 	layout           *eval.FeatureLayout
 	windows, configs int
 	// pattern and phase are the layout's PatternParams and PhaseParams;
-	// kings is where the king-square weights start (0: none).
-	pattern, phase, kings int
+	// kings is where the king-square weights start, mat the material
+	// table (0: none).
+	pattern, phase, kings, mat int
 }
 
 func newGeometry(l *eval.FeatureLayout) geometry {
 	g := geometry{layout: l, windows: l.Windows(), configs: l.Configs(), pattern: l.PatternParams(), phase: l.PhaseParams()}
 	if l.Kings {
 		g.kings = l.KingParamsAt()
+	}
+	if l.Material {
+		g.mat = l.MaterialParamsAt()
 	}
 	return g
 }
@@ -284,6 +306,9 @@ func prepare(g geometry, records []Record, idx []int, lambda, k float64, threads
 			if g.kings != 0 {
 				s.kings = [2]uint32{kingMask(f.Kings[0]), kingMask(f.Kings[1])}
 			}
+			if g.mat != 0 {
+				s.mat = [2]uint8{uint8(f.Material[0]), uint8(f.Material[1])}
+			}
 			s.pieces, s.sign = int8(f.Pieces), int8(f.Sign)
 			s.factor = 1 / float32(eval.Damping(&r.Pos))
 			result := 0.5
@@ -327,6 +352,9 @@ func (g geometry) score(s *sample, theta []float64) (float64, [2]float64) {
 		for b := s.kings[1]; b != 0; b &= b - 1 {
 			sum -= base[g.kings+bits.TrailingZeros32(b)]
 		}
+		if g.mat != 0 {
+			sum += base[g.mat+int(s.mat[0])] - base[g.mat+int(s.mat[1])]
+		}
 		total += mix[ph] * (float64(s.sign)*sum + base[g.pattern+eval.ScSideToMove])
 	}
 	f := float64(s.factor)
@@ -369,6 +397,10 @@ func (g geometry) accumulate(data []sample, batch []int32, theta []float64, k fl
 			}
 			for b := s.kings[1]; b != 0; b &= b - 1 {
 				base[g.kings+bits.TrailingZeros32(b)] -= gr
+			}
+			if g.mat != 0 {
+				base[g.mat+int(s.mat[0])] += gr
+				base[g.mat+int(s.mat[1])] -= gr
 			}
 		}
 	}

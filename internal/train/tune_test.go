@@ -610,13 +610,13 @@ func TestTuneDegenerateSplits(t *testing.T) {
 	})
 }
 
-// TestTuneLayouts: a fit of layout 2 or 3 gives a model of that layout
+// TestTuneLayouts: a fit of layout 2, 3 or 4 gives a model of that layout
 // whose fast evaluation is the fit's own score of each position (to the
 // rounding of the stored weights), and starting weights of another layout
 // are refused.
 func TestTuneLayouts(t *testing.T) {
 	s := makeSynthetic(t, 200, 5)
-	for _, l := range []*eval.FeatureLayout{eval.Layout2, eval.Layout3} {
+	for _, l := range []*eval.FeatureLayout{eval.Layout2, eval.Layout3, eval.Layout4} {
 		cfg := DefaultTune
 		cfg.Variant, cfg.Epochs, cfg.Layout, cfg.Validation = movegen.Brazilian, 3, l, 0.2
 		m, res, err := Tune(s.records, cfg)
@@ -653,7 +653,7 @@ func TestTuneLayouts(t *testing.T) {
 		if l.Kings {
 			moved := 0
 			for ph := range 2 {
-				for _, x := range m.Params[ph*l.PhaseParams()+l.KingParamsAt() : (ph+1)*l.PhaseParams()] {
+				for _, x := range m.Params[ph*l.PhaseParams()+l.KingParamsAt() : ph*l.PhaseParams()+l.MaterialParamsAt()] {
 					if x != 0 {
 						moved++
 					}
@@ -667,6 +667,126 @@ func TestTuneLayouts(t *testing.T) {
 		if _, _, err := Tune(s.records, cfg); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("layout 1 for a fit of layout %d", l.ID)) {
 			t.Errorf("layout-1 starting weights for a layout-%d fit: %v", l.ID, err)
 		}
+	}
+}
+
+// TestTuneExtendsAndFreezes: a layout-4 fit starts from layout-3 weights
+// (the material table from 0); with FreezePatterns the pattern weights
+// stay exactly the starting ones while the rest moves; starting weights
+// of a layout the fitted one does not extend are refused, and so are
+// frozen patterns without starting weights.
+func TestTuneExtendsAndFreezes(t *testing.T) {
+	s := makeSynthetic(t, 200, 7)
+	v := movegen.Brazilian
+	init3, _, err := Tune(s.records, TuneConfig{Variant: v, Epochs: 2, Layout: eval.Layout3, LR: 2, Batch: 4096, Lambda: 0.7, Seed: 1, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l3, l4 := eval.Layout3, eval.Layout4
+	cfg := TuneConfig{Variant: v, Epochs: 3, Layout: l4, Init: init3, FreezePatterns: true, LR: 2, Batch: 4096, Lambda: 0.7, Seed: 2, Threads: 1}
+	m, _, err := Tune(s.records, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Layout != l4 {
+		t.Fatalf("got layout %d", m.Layout.ID)
+	}
+	movedScalars, movedMaterial := 0, 0
+	for ph := range 2 {
+		for i := range l3.PatternParams() {
+			if a, b := m.Params[ph*l4.PhaseParams()+i], init3.Params[ph*l3.PhaseParams()+i]; a != b {
+				t.Fatalf("phase %d pattern weight %d: %d, started at %d", ph, i, a, b)
+			}
+		}
+		for i := l3.PatternParams(); i < l3.PhaseParams(); i++ {
+			if m.Params[ph*l4.PhaseParams()+i] != init3.Params[ph*l3.PhaseParams()+i] {
+				movedScalars++
+			}
+		}
+		for i := range eval.MaterialParams {
+			if m.Params[ph*l4.PhaseParams()+l4.MaterialParamsAt()+i] != 0 {
+				movedMaterial++
+			}
+		}
+	}
+	if movedScalars < 5 || movedMaterial < 5 {
+		t.Errorf("frozen patterns: %d scalar and king-square weights and %d material weights moved", movedScalars, movedMaterial)
+	}
+	// Unfrozen, one epoch moves patterns too.
+	cfg.FreezePatterns, cfg.Epochs = false, 1
+	if m, _, err = Tune(s.records, cfg); err != nil {
+		t.Fatal(err)
+	}
+	movedPatterns := 0
+	for i := range l3.PatternParams() {
+		if m.Params[i] != init3.Params[i] {
+			movedPatterns++
+		}
+	}
+	if movedPatterns == 0 {
+		t.Error("an unfrozen fit moved no pattern weight")
+	}
+	cfg.Init = eval.NewLayoutModel(v, eval.Layout2, make([]int16, eval.Layout2.Params()))
+	if _, _, err := Tune(s.records, cfg); err == nil || !strings.Contains(err.Error(), "layout 2 for a fit of layout 4") {
+		t.Errorf("layout-2 starting weights for a layout-4 fit: %v", err)
+	}
+	cfg.Init, cfg.Layout = init3, l3
+	if _, _, err := Tune(s.records, cfg); err != nil {
+		t.Errorf("layout-3 starting weights for a layout-3 fit: %v", err)
+	}
+	cfg.Init, cfg.FreezePatterns = nil, true
+	if _, _, err := Tune(s.records, cfg); err == nil || !strings.Contains(err.Error(), "starting weights") {
+		t.Errorf("frozen patterns without starting weights: %v", err)
+	}
+}
+
+// TestGradientMaterialTable holds accumulate's material-table gradients
+// (layout 4) to numerical derivatives of the loss.
+func TestGradientMaterialTable(t *testing.T) {
+	s := makeSynthetic(t, 200, 8)
+	idx := make([]int, len(s.records))
+	for i := range idx {
+		idx[i] = i
+	}
+	l := eval.Layout4
+	g := newGeometry(l)
+	data := prepare(g, s.records, idx, 0.7, trueScale, 1)
+	batch := make([]int32, len(data))
+	for i := range batch {
+		batch[i] = int32(i)
+	}
+	rng := rand.New(rand.NewPCG(5, 5))
+	theta := make([]float64, l.Params())
+	for ph := range 2 {
+		base := ph * l.PhaseParams()
+		theta[base+l.PatternParams()+eval.ScMen] = 100
+		theta[base+l.PatternParams()+eval.ScKings] = 250
+		for j := range eval.MaterialParams {
+			theta[base+l.MaterialParamsAt()+j] = rng.NormFloat64() * 20
+		}
+	}
+	grad := make([]float64, l.Params())
+	g.accumulate(data, batch, theta, trueScale, grad)
+	nonzero := 0
+	for ph := range 2 {
+		for j := range eval.MaterialParams {
+			i := ph*l.PhaseParams() + l.MaterialParamsAt() + j
+			const h = 1e-3
+			th := slices.Clone(theta)
+			th[i] += h
+			up := g.totalLoss(data, th)
+			th[i] -= 2 * h
+			num := (up - g.totalLoss(data, th)) / (2 * h)
+			if math.Abs(num-grad[i]) > 1e-6+1e-4*math.Abs(num) {
+				t.Errorf("material index %d, phase %d: gradient %g, numerically %g", j, ph, grad[i], num)
+			}
+			if num != 0 {
+				nonzero++
+			}
+		}
+	}
+	if nonzero < 20 {
+		t.Errorf("only %d of %d material gradients nonzero", nonzero, 2*eval.MaterialParams)
 	}
 }
 
