@@ -203,9 +203,16 @@ func (l *FeatureLayout) MaterialParams() int {
 func (l *FeatureLayout) MaterialParamsAt() int { return l.KingParamsAt() + l.KingParams() }
 
 // Extends reports whether l is base with weights added after base's in
-// each phase (layout 4 extends layout 3): base's weights start a fit of l.
+// each phase (layouts 3 and 4 extend layout 2, layout 4 extends layout
+// 3): base's weights start a fit of l, the added ones from 0.
 func (l *FeatureLayout) Extends(base *FeatureLayout) bool {
-	return l.Rows == base.Rows && l.Kings == base.Kings && l.Material && !base.Material
+	if l.Rows != base.Rows || base.Material {
+		return false
+	}
+	if base.Kings {
+		return l.Kings && l.Material
+	}
+	return l.Kings
 }
 
 // KingParams returns the number of king-square weights per phase (0 or

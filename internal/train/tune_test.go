@@ -726,10 +726,33 @@ func TestTuneExtendsAndFreezes(t *testing.T) {
 	if movedPatterns == 0 {
 		t.Error("an unfrozen fit moved no pattern weight")
 	}
-	cfg.Init = eval.NewLayoutModel(v, eval.Layout2, make([]int16, eval.Layout2.Params()))
-	if _, _, err := Tune(s.records, cfg); err == nil || !strings.Contains(err.Error(), "layout 2 for a fit of layout 4") {
-		t.Errorf("layout-2 starting weights for a layout-4 fit: %v", err)
+	for _, c := range []struct{ base, l *eval.FeatureLayout }{{eval.Layout1, l4}, {eval.Layout4, l3}, {eval.Layout3, eval.Layout2}, {eval.Layout1, eval.Layout2}} {
+		cfg.Init, cfg.Layout = eval.NewLayoutModel(v, c.base, make([]int16, c.base.Params())), c.l
+		if _, _, err := Tune(s.records, cfg); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("layout %d for a fit of layout %d", c.base.ID, c.l.ID)) {
+			t.Errorf("layout-%d starting weights for a layout-%d fit: %v", c.base.ID, c.l.ID, err)
+		}
 	}
+	// Layout 2 (no king squares) starts layouts 3 and 4: its weights
+	// first in each phase, the rest from 0.
+	init2 := eval.NewLayoutModel(v, eval.Layout2, make([]int16, eval.Layout2.Params()))
+	for i := range init2.Params {
+		init2.Params[i] = int16(i%7 - 3)
+	}
+	for _, l := range []*eval.FeatureLayout{l3, l4} {
+		cfg.Init, cfg.Layout, cfg.FreezePatterns = init2, l, true
+		m, _, err := Tune(s.records, cfg)
+		if err != nil {
+			t.Fatalf("layout-2 starting weights for a layout-%d fit: %v", l.ID, err)
+		}
+		for ph := range 2 {
+			for i := range eval.Layout2.PatternParams() {
+				if a, b := m.Params[ph*l.PhaseParams()+i], init2.Params[ph*eval.Layout2.PhaseParams()+i]; a != b {
+					t.Fatalf("layout %d from layout 2, phase %d pattern weight %d: %d, started at %d", l.ID, ph, i, a, b)
+				}
+			}
+		}
+	}
+	cfg.FreezePatterns = false
 	cfg.Init, cfg.Layout = init3, l3
 	if _, _, err := Tune(s.records, cfg); err != nil {
 		t.Errorf("layout-3 starting weights for a layout-3 fit: %v", err)
