@@ -772,45 +772,7 @@ func TestGradientMaterialTable(t *testing.T) {
 		idx[i] = i
 	}
 	l := eval.Layout4
-	g := newGeometry(l)
-	data := prepare(g, s.records, idx, 0.7, trueScale, 1)
-	batch := make([]int32, len(data))
-	for i := range batch {
-		batch[i] = int32(i)
-	}
-	rng := rand.New(rand.NewPCG(5, 5))
-	theta := make([]float64, l.Params())
-	for ph := range 2 {
-		base := ph * l.PhaseParams()
-		theta[base+l.PatternParams()+eval.ScMen] = 100
-		theta[base+l.PatternParams()+eval.ScKings] = 250
-		for j := range eval.MaterialParams {
-			theta[base+l.MaterialParamsAt()+j] = rng.NormFloat64() * 20
-		}
-	}
-	grad := make([]float64, l.Params())
-	g.accumulate(data, batch, theta, trueScale, grad)
-	nonzero := 0
-	for ph := range 2 {
-		for j := range eval.MaterialParams {
-			i := ph*l.PhaseParams() + l.MaterialParamsAt() + j
-			const h = 1e-3
-			th := slices.Clone(theta)
-			th[i] += h
-			up := g.totalLoss(data, th)
-			th[i] -= 2 * h
-			num := (up - g.totalLoss(data, th)) / (2 * h)
-			if math.Abs(num-grad[i]) > 1e-6+1e-4*math.Abs(num) {
-				t.Errorf("material index %d, phase %d: gradient %g, numerically %g", j, ph, grad[i], num)
-			}
-			if num != 0 {
-				nonzero++
-			}
-		}
-	}
-	if nonzero < 20 {
-		t.Errorf("only %d of %d material gradients nonzero", nonzero, 2*eval.MaterialParams)
-	}
+	checkBlockGradients(t, l, s.records, idx, 5, l.MaterialParamsAt(), eval.MaterialParams, "material index", 20)
 }
 
 // TestGradientKingSquares holds accumulate's king-square gradients (layout
@@ -827,44 +789,53 @@ func TestGradientKingSquares(t *testing.T) {
 		t.Fatalf("only %d positions with kings", len(idx))
 	}
 	l := eval.Layout3
+	checkBlockGradients(t, l, s.records, idx, 4, l.KingParamsAt(), eval.KingSquares, "king square", 32)
+}
+
+// checkBlockGradients compares accumulate's gradients of the n weights
+// from at in each phase of layout l with the loss's numerical
+// derivatives over records[idx], the block's weights drawn at random
+// (seed), the men and kings valued; at least minNonzero of the 2n must
+// be nonzero, so that the data exercises the block.
+func checkBlockGradients(t *testing.T, l *eval.FeatureLayout, records []Record, idx []int, seed uint64, at, n int, what string, minNonzero int) {
+	t.Helper()
 	g := newGeometry(l)
-	data := prepare(g, s.records, idx, 0.7, trueScale, 1)
+	data := prepare(g, records, idx, 0.7, trueScale, 1)
 	batch := make([]int32, len(data))
 	for i := range batch {
 		batch[i] = int32(i)
 	}
-	rng := rand.New(rand.NewPCG(4, 4))
+	rng := rand.New(rand.NewPCG(seed, seed))
 	theta := make([]float64, l.Params())
 	for ph := range 2 {
 		base := ph * l.PhaseParams()
 		theta[base+l.PatternParams()+eval.ScMen] = 100
 		theta[base+l.PatternParams()+eval.ScKings] = 250
-		for j := range eval.KingSquares {
-			theta[base+l.KingParamsAt()+j] = rng.NormFloat64() * 20
+		for j := range n {
+			theta[base+at+j] = rng.NormFloat64() * 20
 		}
 	}
 	grad := make([]float64, l.Params())
 	g.accumulate(data, batch, theta, trueScale, grad)
-	lossAt := func(th []float64) float64 { return g.totalLoss(data, th) }
 	nonzero := 0
 	for ph := range 2 {
-		for j := range eval.KingSquares {
-			i := ph*l.PhaseParams() + l.KingParamsAt() + j
+		for j := range n {
+			i := ph*l.PhaseParams() + at + j
 			const h = 1e-3
 			th := slices.Clone(theta)
 			th[i] += h
-			up := lossAt(th)
+			up := g.totalLoss(data, th)
 			th[i] -= 2 * h
-			num := (up - lossAt(th)) / (2 * h)
+			num := (up - g.totalLoss(data, th)) / (2 * h)
 			if math.Abs(num-grad[i]) > 1e-6+1e-4*math.Abs(num) {
-				t.Errorf("king square %d, phase %d: gradient %g, numerically %g", j, ph, grad[i], num)
+				t.Errorf("%s %d, phase %d: gradient %g, numerically %g", what, j, ph, grad[i], num)
 			}
 			if num != 0 {
 				nonzero++
 			}
 		}
 	}
-	if nonzero < 32 {
-		t.Errorf("only %d of 64 king-square gradients nonzero", nonzero)
+	if nonzero < minNonzero {
+		t.Errorf("only %d of %d %s gradients nonzero", nonzero, 2*n, what)
 	}
 }
