@@ -84,6 +84,11 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 	if w.feat.SingleReply && len(moves) == 1 && ply < 2*w.s.depthLimit {
 		ext = 1
 	}
+	if w.feat.ETC && !pvNode && depth >= etcDepth {
+		if score, ok := w.etc(ply, depth, depth-1+ext, beta, moves); ok {
+			return score
+		}
+	}
 	w.orderMoves(ply, moves, ttEntry.Move)
 	if w.feat.ProbCut && !pvNode && ext == 0 {
 		if score, ok := w.probCut(ply, depth, beta, moves); ok {

@@ -35,6 +35,37 @@ func (w *worker) probCut(ply, depth, beta int, moves []movegen.Move) (int, bool)
 	return 0, false
 }
 
+// etcDepth is the shallowest node Features.ETC asks the table about its
+// children: nearer the horizon a probe per child costs more than the
+// searches it could save.
+const etcDepth = 4
+
+// etc looks up each child of a non-PV node in the table (Features.ETC):
+// a child stored at childDepth or deeper with an upper bound (or exact
+// score) that, negated, reaches beta proves the node's cut without a
+// search. A child drawn by repetition or by a rule is skipped, as its own
+// node would not trust the table either. The cut is stored for the node.
+func (w *worker) etc(ply, depth, childDepth, beta int, moves []movegen.Move) (int, bool) {
+	for _, m := range moves {
+		w.makeMove(ply, m)
+		child := &w.stack[ply+1]
+		score, cut := 0, false
+		if !child.drawn && w.hist.Repetitions() == 0 {
+			if e, ok := w.table.Probe(tableKey(child, childDepth)); ok && int(e.Depth) >= childDepth &&
+				(e.Bound == tt.Upper || e.Bound == tt.Exact) {
+				score = -tt.FromTT(e.Score, ply+1)
+				cut = score >= beta
+			}
+		}
+		w.unmakeMove()
+		if cut {
+			w.table.Store(tableKey(&w.stack[ply], depth), tt.MoveKey(m), tt.ToTT(score, ply), depth, tt.Lower)
+			return score, true
+		}
+	}
+	return 0, false
+}
+
 // shallowMargin is how far above beta, per ply of depth (hundredths of a
 // man), ShallowCut's search must reach.
 const shallowMargin = 10

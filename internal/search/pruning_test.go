@@ -34,7 +34,7 @@ import (
 // to depth 8 does not have).
 func TestCandidatePrunings(t *testing.T) {
 	var baseNodes int64
-	for _, spec := range []string{"", "-ShallowCut", "+LMP", "-ShallowCut +ProbCut", "-ShallowCut +ProbCut +LMP", "-ShallowCut +LogLMR", "-ShallowCut +OfferFull", "-ShallowCut +HistoryMalus", "-ShallowCut +Futility", "-ShallowCut +HistoryLMR", "-ShallowCut +WideLMR", "+CounterMove", "+ShallowNest", "+CounterMove +ShallowNest", "+Singular", "+IIR", "+ShallowLow"} {
+	for _, spec := range []string{"", "-ShallowCut", "+LMP", "-ShallowCut +ProbCut", "-ShallowCut +ProbCut +LMP", "-ShallowCut +LogLMR", "-ShallowCut +OfferFull", "-ShallowCut +HistoryMalus", "-ShallowCut +Futility", "-ShallowCut +HistoryLMR", "-ShallowCut +WideLMR", "+CounterMove", "+ShallowNest", "+CounterMove +ShallowNest", "+Singular", "+IIR", "+ShallowLow", "+ETC"} {
 		feat, err := ApplyFeatures(DefaultFeatures, spec)
 		if err != nil {
 			t.Fatal(err)
@@ -142,5 +142,80 @@ func TestSingular(t *testing.T) {
 		if m, sing, _, _ := singularAt(game.New(v, v.Start())); sing {
 			t.Errorf("%s start: %s singular", v.Name, v.FormatMove(m))
 		}
+	}
+}
+
+// TestETC holds the enhanced transposition cutoff to what it may trust: a
+// child stored deep enough with an upper bound or an exact score that,
+// negated, reaches beta cuts the node with that score and stores a lower
+// bound for it; a child stored too shallow, with a lower bound, or short
+// of beta does not, nor does a child that repeats a position of the game
+// (its own node scores the repetition a draw, whatever the table says).
+func TestETC(t *testing.T) {
+	v := movegen.Russian
+	workerAt := func(g *game.Game) *worker {
+		s := &Search{e: NewEngine(1, zerolog.Nop()), v: v, game: g, opt: Options{Threads: 1, MultiPV: 1}, depthLimit: 10}
+		w := newWorker(s, 0)
+		s.workers = []*worker{w}
+		return w
+	}
+	childKey := func(w *worker, m movegen.Move, depth int) uint64 {
+		w.makeMove(0, m)
+		defer w.unmakeMove()
+		return tableKey(&w.stack[1], depth)
+	}
+	const depth, beta = 6, 100
+	cases := []struct {
+		name  string
+		score int // the child's stored score, for the child
+		depth int
+		bound tt.Bound
+		cut   bool
+	}{
+		{"upper bound below -beta", -150, depth - 1, tt.Upper, true},
+		{"exact below -beta, stored deeper", -120, depth + 3, tt.Exact, true},
+		{"exactly -beta", -beta, depth - 1, tt.Upper, true},
+		{"too shallow", -150, depth - 2, tt.Upper, false},
+		{"lower bound", -150, depth - 1, tt.Lower, false},
+		{"short of beta", -50, depth - 1, tt.Upper, false},
+	}
+	for _, c := range cases {
+		w := workerAt(game.New(v, v.Start()))
+		f := &w.stack[0]
+		moves := v.Generate(&f.pos, f.moves[:0])
+		m := moves[len(moves)-1]
+		w.table.Store(childKey(w, m, depth-1), 0, tt.ToTT(c.score, 1), c.depth, c.bound)
+		score, cut := w.etc(0, depth, depth-1, beta, moves)
+		if cut != c.cut || (cut && score != -c.score) {
+			t.Errorf("%s: etc = %d, %v; want %v with %d", c.name, score, cut, c.cut, -c.score)
+			continue
+		}
+		e, ok := w.table.Probe(tableKey(f, depth))
+		switch {
+		case cut && (!ok || e.Bound != tt.Lower || e.Depth != depth || e.Move != tt.MoveKey(m) || tt.FromTT(e.Score, 0) != -c.score):
+			t.Errorf("%s: the node's entry %+v (found %v), want a lower bound %d at depth %d by %s", c.name, e, ok, -c.score, depth, v.FormatMove(m))
+		case !cut && ok:
+			t.Errorf("%s: no cut, yet the node has an entry %+v", c.name, e)
+		}
+	}
+
+	// Kings shuffling: after 4 plies the game is back where it started, so
+	// the root's first child repeats a position the game has seen.
+	g := newGame(t, v, "W:WK29:BK3")
+	for _, s := range []string{"29-25", "3-7", "25-29", "7-3"} {
+		if _, err := g.PlayText(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := workerAt(g)
+	f := &w.stack[0]
+	moves := v.Generate(&f.pos, f.moves[:0])
+	for _, m := range moves {
+		if v.FormatMove(m) == "29-25" {
+			w.table.Store(childKey(w, m, depth-1), 0, tt.ToTT(-500, 1), depth+2, tt.Exact)
+		}
+	}
+	if score, cut := w.etc(0, depth, depth-1, beta, moves); cut {
+		t.Errorf("a repeated child cut the node with %d", score)
 	}
 }

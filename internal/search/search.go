@@ -167,6 +167,13 @@ type Features struct {
 	// [-7.5, +12.7] over 400 russian games from 8-piece endings at 30,000
 	// nodes a move, no gain shown.
 	QuiesceTables bool
+	// ETC (enhanced transposition cutoff, Chinook's and Kingsrow's): at a
+	// non-PV node of depth etcDepth or more, before any move is searched,
+	// the table is asked about each child; one already proved to hold the
+	// opponent below -beta at the child's depth cuts the node at once
+	// (pruning.go). Draughts transposes often (men's moves commute), so
+	// the cut a sibling subtree found is often there. Off until measured.
+	ETC bool
 }
 
 // DefaultFeatures are the search parts in use: those self-play showed to
