@@ -85,7 +85,7 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 		ext = 1
 	}
 	if w.feat.ETC && !pvNode && depth >= etcDepth {
-		if score, ok := w.etc(ply, depth, depth-1+ext, beta, moves); ok {
+		if score, ok := w.etc(ply, key, depth, depth-1+ext, beta, moves); ok {
 			return score
 		}
 	}

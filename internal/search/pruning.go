@@ -44,14 +44,15 @@ const etcDepth = 4
 // a child stored at childDepth or deeper with an upper bound (or exact
 // score) that, negated, reaches beta proves the node's cut without a
 // search. A child drawn by repetition or by a rule is skipped, as its own
-// node would not trust the table either. The cut is stored for the node.
-func (w *worker) etc(ply, depth, childDepth, beta int, moves []movegen.Move) (int, bool) {
+// node would not trust the table either. The cut is stored for the node,
+// under its key.
+func (w *worker) etc(ply int, key uint64, depth, childDepth, beta int, moves []movegen.Move) (int, bool) {
 	for _, m := range moves {
 		w.makeMove(ply, m)
 		child := &w.stack[ply+1]
 		score, cut := 0, false
 		if !child.drawn && w.hist.Repetitions() == 0 {
-			if e, ok := w.table.Probe(tableKey(child, childDepth)); ok && int(e.Depth) >= childDepth &&
+			if e, ok := w.table.Probe(tableKey(child, childDepth)); ok && e.Depth >= childDepth &&
 				(e.Bound == tt.Upper || e.Bound == tt.Exact) {
 				score = -tt.FromTT(e.Score, ply+1)
 				cut = score >= beta
@@ -59,7 +60,7 @@ func (w *worker) etc(ply, depth, childDepth, beta int, moves []movegen.Move) (in
 		}
 		w.unmakeMove()
 		if cut {
-			w.table.Store(tableKey(&w.stack[ply], depth), tt.MoveKey(m), tt.ToTT(score, ply), depth, tt.Lower)
+			w.table.Store(key, tt.MoveKey(m), tt.ToTT(score, ply), depth, tt.Lower)
 			return score, true
 		}
 	}

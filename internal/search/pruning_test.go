@@ -185,7 +185,7 @@ func TestETC(t *testing.T) {
 		moves := v.Generate(&f.pos, f.moves[:0])
 		m := moves[len(moves)-1]
 		w.table.Store(childKey(w, m, depth-1), 0, tt.ToTT(c.score, 1), c.depth, c.bound)
-		score, cut := w.etc(0, depth, depth-1, beta, moves)
+		score, cut := w.etc(0, tableKey(f, depth), depth, depth-1, beta, moves)
 		if cut != c.cut || (cut && score != -c.score) {
 			t.Errorf("%s: etc = %d, %v; want %v with %d", c.name, score, cut, c.cut, -c.score)
 			continue
@@ -215,7 +215,7 @@ func TestETC(t *testing.T) {
 			w.table.Store(childKey(w, m, depth-1), 0, tt.ToTT(-500, 1), depth+2, tt.Exact)
 		}
 	}
-	if score, cut := w.etc(0, depth, depth-1, beta, moves); cut {
+	if score, cut := w.etc(0, tableKey(f, depth), depth, depth-1, beta, moves); cut {
 		t.Errorf("a repeated child cut the node with %d", score)
 	}
 }

@@ -172,7 +172,9 @@ type Features struct {
 	// the table is asked about each child; one already proved to hold the
 	// opponent below -beta at the child's depth cuts the node at once
 	// (pruning.go). Draughts transposes often (men's moves commute), so
-	// the cut a sibling subtree found is often there. Off until measured.
+	// the cut a sibling subtree found is often there. Off: 19% fewer
+	// nodes to the bench's depth, -1.7 [-13.5, +10.1] over 400 games at
+	// 3+0.03.
 	ETC bool
 }
 
