@@ -76,3 +76,26 @@ func readProgress(out string) (p runProgress, ok bool, err error) {
 	}
 	return p, true, nil
 }
+
+// resumeRun picks up the interrupted run of out whose settings are run:
+// its checkpoint must name the same settings, and out is cut back to the
+// checkpoint's size (a game half written when the run stopped goes; a
+// file shorter than its checkpoint is not this run's output).
+func resumeRun(out, run string) (runProgress, error) {
+	old, ok, err := readProgress(out)
+	switch {
+	case err != nil:
+		return old, usageError{err}
+	case !ok:
+		return old, usagef("--resume: no checkpoint %s", progressPath(out))
+	case old.Run != run:
+		return old, usagef("--resume: %s is of another run (%s), not %s", progressPath(out), old.Run, run)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Size() < old.Bytes {
+		return old, usagef("--resume: %s is shorter than its checkpoint says (%d bytes): not this run's output", out, old.Bytes)
+	}
+	if err := os.Truncate(out, old.Bytes); err != nil {
+		return old, usageError{fmt.Errorf("--resume: %w", err)}
+	}
+	return old, nil
+}

@@ -90,24 +90,9 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 		v.Name, *games, si, sn, *seed, lim.String(), *randomPlies, *maxPlies, *openings, ef.name, ef.file, *egdbPieces, *egdbPath)
 	prog := runProgress{Run: run}
 	if *resume {
-		old, ok, err := readProgress(*out)
-		switch {
-		case err != nil:
-			return usageError{err}
-		case !ok:
-			return usagef("--resume: no checkpoint %s", progressPath(*out))
-		case old.Run != run:
-			return usagef("--resume: %s is of another run (%s), not %s", progressPath(*out), old.Run, run)
+		if prog, err = resumeRun(*out, run); err != nil {
+			return err
 		}
-		// A game half written when the run stopped is cut off; a file
-		// shorter than its checkpoint is not this run's.
-		if fi, err := os.Stat(*out); err != nil || fi.Size() < old.Bytes {
-			return usagef("--resume: %s is shorter than its checkpoint says (%d bytes): not this run's output", *out, old.Bytes)
-		}
-		if err := os.Truncate(*out, old.Bytes); err != nil {
-			return usageError{fmt.Errorf("--resume: %w", err)}
-		}
-		prog = old
 	}
 	if err := checkAppend(*out, v); err != nil {
 		return usageError{err}

@@ -64,14 +64,9 @@ func selfPlay(t *testing.T, cfg SelfPlayConfig) ([]byte, Totals, []GameSummary) 
 // splitByFirst splits records into games at their First flags.
 func splitByFirst(t *testing.T, recs []Record) [][]Record {
 	t.Helper()
-	var games [][]Record
-	for i, r := range recs {
-		if r.First {
-			games = append(games, nil)
-		} else if i == 0 {
-			t.Fatalf("the first record is not marked First")
-		}
-		games[len(games)-1] = append(games[len(games)-1], r)
+	games, err := Games(recs)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return games
 }
