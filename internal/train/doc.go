@@ -1,6 +1,7 @@
 // Package train makes Rio's learned evaluation: it plays self-play games
 // and records their quiet positions (selfplay.go, in the 16-byte records of
-// record.go), and fits the evaluation's weights to them (tune.go).
+// record.go), can search those positions again deeper for their scores
+// (rescore.go), and fits the evaluation's weights to them (tune.go).
 //
 // Self-play: each game starts from an opening and a few random plies, both
 // sides search with the same evaluation at a fixed number of nodes (or
