@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 var rescoreLine = regexp.MustCompile(`^rescore variant=(\w+) games=(\d+) positions=(\d+) time=\d+\.\d$`)
@@ -67,30 +66,7 @@ func TestRescore(t *testing.T) {
 	// Killed once a few games are checkpointed, a game half written, then
 	// resumed: the same bytes.
 	cut := filepath.Join(dir, "cut.bin")
-	cmd := engineCommand(t, append([]string{"rescore"}, args(cut)...)...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		text, _ := os.ReadFile(cut + ".progress")
-		if strings.Contains(string(text), "\nnext 2\n") || strings.Contains(string(text), "\nnext 3\n") {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no checkpoint: %q", text)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	cmd.Process.Kill()
-	cmd.Wait()
-	f, err := os.OpenFile(cut, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write(make([]byte, 2*recordSize+3))
-	f.Close()
+	killAtCheckpoint(t, cut, append([]string{"rescore"}, args(cut)...), 2, 3)
 	if r := run(t, "", append([]string{"rescore"}, args(cut, "--nodes", "3000", "--resume")...)...); r.code != 2 || !strings.Contains(r.stderr, "another run") {
 		t.Errorf("a resume at other nodes: exit %d, %q", r.code, r.stderr)
 	}

@@ -3,6 +3,7 @@ package tests
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -385,32 +386,7 @@ func TestSelfplayResume(t *testing.T) {
 	want, _ := os.ReadFile(whole)
 
 	cut := filepath.Join(dir, "cut.bin")
-	cmd := engineCommand(t, args(cut)...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Kill it once a few games are checkpointed.
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		text, _ := os.ReadFile(cut + ".progress")
-		if strings.Contains(string(text), "\nnext 3\n") || strings.Contains(string(text), "\nnext 4\n") {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no checkpoint: %q", text)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	cmd.Process.Kill()
-	cmd.Wait()
-	// As if a game were half written when it died.
-	f, err := os.OpenFile(cut, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write(make([]byte, 3*recordSize+5))
-	f.Close()
+	killAtCheckpoint(t, cut, args(cut), 3, 4)
 
 	if r := run(t, "", args(cut, "--seed", "10", "--resume")...); r.code != 2 || !strings.Contains(r.stderr, "another run") {
 		t.Errorf("a resume with another seed: exit %d, %q", r.code, r.stderr)
@@ -426,5 +402,39 @@ func TestSelfplayResume(t *testing.T) {
 	}
 	if r := run(t, "", args(filepath.Join(dir, "none.bin"), "--resume")...); r.code != 2 || !strings.Contains(r.stderr, "no checkpoint") {
 		t.Errorf("resume without a checkpoint: exit %d, %q", r.code, r.stderr)
+	}
+}
+
+// killAtCheckpoint runs the engine with args, kills it once out.progress
+// says one of the game counts at (checked every 2 ms), and appends a
+// partial game's bytes to out, as if one were half written when it died.
+func killAtCheckpoint(t *testing.T, out string, args []string, at ...int) {
+	t.Helper()
+	cmd := engineCommand(t, args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for reached := false; !reached; {
+		text, _ := os.ReadFile(out + ".progress")
+		for _, n := range at {
+			reached = reached || strings.Contains(string(text), fmt.Sprintf("\nnext %d\n", n))
+		}
+		if !reached && time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("no checkpoint at %v games: %q", at, text)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	f, err := os.OpenFile(out, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(make([]byte, 3*recordSize+5)); err != nil {
+		t.Fatal(err)
 	}
 }
