@@ -15,15 +15,7 @@ var rescoreLine = regexp.MustCompile(`^rescore variant=(\w+) games=(\d+) positio
 // summary line reports.
 func rescore(t *testing.T, args ...string) (games, positions int) {
 	t.Helper()
-	r := run(t, "", append([]string{"rescore"}, args...)...)
-	ls := lines(r.stdout)
-	if r.code != 0 || len(ls) != 1 {
-		t.Fatalf("rescore %v: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
-	}
-	m := rescoreLine.FindStringSubmatch(ls[0])
-	if m == nil {
-		t.Fatalf("rescore %v: summary line %q", args, ls[0])
-	}
+	m := summary(t, rescoreLine, append([]string{"rescore"}, args...)...)
 	games, _ = strconv.Atoi(m[2])
 	positions, _ = strconv.Atoi(m[3])
 	return games, positions

@@ -34,26 +34,34 @@ func selfplayArgs(out string, extra ...string) []string {
 // summary line reports.
 func selfplay(t *testing.T, args ...string) (games, positions int) {
 	t.Helper()
-	r := run(t, "", args...)
-	ls := lines(r.stdout)
-	if r.code != 0 || len(ls) != 1 {
-		t.Fatalf("%v: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
-	}
-	m := selfplayLine.FindStringSubmatch(ls[0])
-	if m == nil {
-		t.Fatalf("%v: summary line %q", args, ls[0])
-	}
+	m := summary(t, selfplayLine, args...)
 	n := make([]int, 7)
 	for i := 2; i <= 6; i++ {
 		n[i], _ = strconv.Atoi(m[i])
 	}
 	if m[1] != "russian" {
-		t.Errorf("%v: variant %s in %q", args, m[1], ls[0])
+		t.Errorf("%v: variant %s in %q", args, m[1], m[0])
 	}
 	if n[4]+n[5]+n[6] != n[2] {
-		t.Errorf("%v: results do not add up to the games: %q", args, ls[0])
+		t.Errorf("%v: results do not add up to the games: %q", args, m[0])
 	}
 	return n[2], n[3]
+}
+
+// summary runs the engine with args, expects exit 0 and a single stdout
+// line matching re, and returns re's submatches of it.
+func summary(t *testing.T, re *regexp.Regexp, args ...string) []string {
+	t.Helper()
+	r := run(t, "", args...)
+	ls := lines(r.stdout)
+	if r.code != 0 || len(ls) != 1 {
+		t.Fatalf("%v: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
+	}
+	m := re.FindStringSubmatch(ls[0])
+	if m == nil {
+		t.Fatalf("%v: summary line %q", args, ls[0])
+	}
+	return m
 }
 
 func fileSize(t *testing.T, path string) int {

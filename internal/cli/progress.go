@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/riodraughts/rio/internal/train"
 	"io/fs"
 	"os"
 	"strconv"
@@ -36,6 +37,13 @@ func (p runProgress) write(out string) error {
 		return err
 	}
 	return os.Rename(tmp, progressPath(out))
+}
+
+// gameWritten checkpoints a game of positions records just written to out.
+func (p *runProgress) gameWritten(out string, positions int) error {
+	p.Next++
+	p.Bytes += int64(positions * train.RecordSize)
+	return p.write(out)
 }
 
 // readProgress reads OUT.progress; ok is false when there is none.

@@ -109,17 +109,12 @@ func runRescore(ctx context.Context, env *Env, args []string) error {
 	}
 	bar := newProgressBar(env.Stderr, int64(len(all)-prog.Next), "games")
 	var progErr error
-	start := time.Now()
-	done := 0
+	start, skipped := time.Now(), prog.Next
 	cfg := train.RescoreConfig{
 		Variant: v, Limits: lim, Threads: sf.threads, Skip: prog.Next,
 		Eval: evalFn, Tables: tables, HashMiB: sf.hash, Log: env.Log,
 		OnGame: func(_, positions int) {
-			// The game is written: checkpoint it.
-			done++
-			prog.Next++
-			prog.Bytes += int64(positions * train.RecordSize)
-			if err := prog.write(*out); err != nil && progErr == nil {
+			if err := prog.gameWritten(*out, positions); err != nil && progErr == nil {
 				progErr = err
 			}
 			if bar != nil {
@@ -141,6 +136,6 @@ func runRescore(ctx context.Context, env *Env, args []string) error {
 	if err := w.Close(); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "rescore variant=%s games=%d positions=%d time=%.1f\n", v.Name, done, positions, time.Since(start).Seconds())
+	fmt.Fprintf(env.Stdout, "rescore variant=%s games=%d positions=%d time=%.1f\n", v.Name, prog.Next-skipped, positions, time.Since(start).Seconds())
 	return nil
 }

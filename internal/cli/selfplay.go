@@ -129,10 +129,7 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 		Skip: prog.Next,
 		OnGame: func(s train.GameSummary) {
 			positions += s.Positions
-			// The game is written: checkpoint it.
-			prog.Next++
-			prog.Bytes += int64(s.Positions * train.RecordSize)
-			if err := prog.write(*out); err != nil && progErr == nil {
+			if err := prog.gameWritten(*out, s.Positions); err != nil && progErr == nil {
 				progErr = err
 			}
 			env.Log.Debug().Int("game", s.Index+1).Int("plies", s.Plies).Str("result", s.Result.PDN()).Str("reason", s.Reason).Msg("selfplay game")

@@ -29,6 +29,22 @@ func rescored(t *testing.T, cfg RescoreConfig, games [][]Record) []byte {
 	return buf.Bytes()
 }
 
+// selfPlayGames runs cfg and returns its records, split into games, and
+// its game summaries.
+func selfPlayGames(t *testing.T, cfg SelfPlayConfig) ([]Record, [][]Record, []GameSummary) {
+	t.Helper()
+	data, _, sums := selfPlay(t, cfg)
+	recs, err := ReadAll(bytes.NewReader(data), cfg.Variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := Games(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs, games, sums
+}
+
 // TestRescore: a rescored file is its input with only the scores changed,
 // the same bytes whatever the thread count, and a resumed run's games are
 // the rest of the whole run's; the first position of each game (searched
@@ -41,15 +57,7 @@ func TestRescore(t *testing.T) {
 	for _, v := range variants {
 		cfg := tinyConfig(v, 6)
 		cfg.Threads = 2
-		data, _, _ := selfPlay(t, cfg)
-		recs, err := ReadAll(bytes.NewReader(data), v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		games, err := Games(recs)
-		if err != nil {
-			t.Fatal(err)
-		}
+		recs, games, _ := selfPlayGames(t, cfg)
 		if len(games) != 6 {
 			t.Fatalf("%s: %d games, want 6", v.Name, len(games))
 		}
@@ -120,15 +128,7 @@ func TestRescoreErrors(t *testing.T) {
 // the input, and refuses records that do not start a game.
 func TestGames(t *testing.T) {
 	v := movegen.Brazilian
-	data, _, sums := selfPlay(t, tinyConfig(v, 5))
-	recs, err := ReadAll(bytes.NewReader(data), v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	games, err := Games(recs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs, games, sums := selfPlayGames(t, tinyConfig(v, 5))
 	if len(games) != len(sums) {
 		t.Fatalf("%d games, want %d", len(games), len(sums))
 	}
