@@ -3,11 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/riodraughts/rio/internal/train"
 	"io/fs"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/riodraughts/rio/internal/train"
 )
 
 // runProgress is the checkpoint of a self-play run, kept beside its output
