@@ -350,10 +350,8 @@ func scalars(own, opp, kings movegen.Bitboard, sign int32, f *[Scalars]int32) {
 			}
 		}
 	}
-	tempo := 0
-	for b := men; b != 0; b &= b - 1 {
-		tempo += 7 - rowsToGo[b.First()]
-	}
+	// Tempo, the rows advanced of all men, bit by bit (advancedBit).
+	tempo := (men & advancedBit[0]).Count() + (men&advancedBit[1]).Count()<<1 + (men&advancedBit[2]).Count()<<2
 	f[ScTempo] += sign * int32(tempo)
 	d := (men & leftHalf).Count() - (men &^ leftHalf).Count()
 	f[ScBalance] += sign * int32(abs(d))

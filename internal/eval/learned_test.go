@@ -70,6 +70,35 @@ func TestConfigsMatchDefinition(t *testing.T) {
 	}
 }
 
+// TestTempoMatchesDefinition: the tempo feature (counted bit by bit of the
+// rows advanced, advancedBit) equals the rows advanced summed man by man,
+// for each side on its own board.
+func TestTempoMatchesDefinition(t *testing.T) {
+	for _, v := range movegen.Variants {
+		for _, p := range randomPositions(v, 30, 3) {
+			w, b, k := p.Pieces[movegen.White], p.Pieces[movegen.Black], p.Kings
+			want := 0
+			for sq := range movegen.Square(64) {
+				if !(w &^ k).Has(sq) && !(b &^ k).Has(sq) {
+					continue
+				}
+				row := movegen.Row(sq) // rows from the top: White's men advance to row 0
+				if (w &^ k).Has(sq) {
+					want += 7 - row
+				} else {
+					want -= row
+				}
+			}
+			var f [Scalars]int32
+			scalars(w, b, k, 1, &f)
+			scalars(b.Flip(), w.Flip(), k.Flip(), -1, &f)
+			if int(f[ScTempo]) != want {
+				t.Fatalf("%s %s: tempo %d, by definition %d", v.Name, v.FormatFEN(&p, false), f[ScTempo], want)
+			}
+		}
+	}
+}
+
 // TestKingSquaresMatchDefinition: the king-square features are White's
 // kings where they stand and Black's on the turned board (row 7-r, file
 // 7-f), and KingIndex numbers the 32 squares 0..31 row by row.

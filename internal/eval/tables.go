@@ -11,6 +11,10 @@ var (
 	// squares from which an enemy man could block or take it: the widening
 	// triangle ahead of it, one file wider on each side.
 	cone [64]movegen.Bitboard
+	// advancedBit[k] holds the squares whose rows advanced (7 - rowsToGo)
+	// have bit k set, so that the rows advanced of a set of men are three
+	// counts: sum over k of count(men & advancedBit[k]) << k.
+	advancedBit [3]movegen.Bitboard
 	// leftHalf holds files a-d.
 	leftHalf movegen.Bitboard
 	// golden holds the back-row squares c1 and e1 that guard the most.
@@ -42,6 +46,11 @@ func init() {
 		sq := movegen.STD.Square(n)
 		row, file := movegen.Row(sq), movegen.File(sq)
 		rowsToGo[sq] = row
+		for k := range advancedBit {
+			if (7-row)>>k&1 != 0 {
+				advancedBit[k] |= sq.Bit()
+			}
+		}
 		if file <= 3 {
 			leftHalf |= sq.Bit()
 		}

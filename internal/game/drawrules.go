@@ -454,6 +454,10 @@ func (r *DrawRules) Advance(c Counters, e Event, next *movegen.Position) (Counte
 			}
 		case r.Count[i].NeedsKings && next.Kings == 0:
 			c[i] = notCounting
+		case !materialChanged && c[i] == notCounting:
+			// The material still does not fit (step's answer, without
+			// counting the material first).
+			continue
 		default:
 			if !haveMaterial {
 				m, haveMaterial = MaterialOf(next), true
@@ -471,6 +475,9 @@ func (r *DrawRules) Advance(c Counters, e Event, next *movegen.Position) (Counte
 // move-count draw (a large number when no rule is counting). The search
 // uses it to see a draw coming.
 func (r *DrawRules) PliesLeft(c Counters) int {
+	if c == idle {
+		return NoCount // most of a search: no rule counting
+	}
 	left := NoCount
 	for i := range r.Count {
 		if c[i] >= 0 && r.off&(1<<i) == 0 {

@@ -153,7 +153,7 @@ func (w *worker) alphaBeta(ply, depth, alpha, beta int) int {
 				i = int(f.deferred[j])
 			}
 			m := moves[i]
-			w.makeMove(ply, m)
+			w.makeMove(ply, m, depth+ext > 1)
 			if pass == 0 && i >= lateQuiet && best > -tt.MateBound && m != f.killers[0] && m != f.killers[1] &&
 				!w.v.HasCapture(&w.stack[ply+1].pos) {
 				// LMP: a late quiet move at a shallow node, unless it
@@ -295,7 +295,7 @@ func (w *worker) searchMoves(ply int, moves []movegen.Move, alpha, beta, qply, b
 	w.orderMoves(ply, moves, 0)
 	for i := range moves {
 		w.pick(ply, moves, i)
-		w.makeMove(ply, moves[i])
+		w.makeMove(ply, moves[i], false)
 		score := -w.quiesce(ply+1, -beta, -alpha, qply)
 		w.unmakeMove()
 		if w.abort {

@@ -22,7 +22,7 @@ func (w *worker) probCut(ply, depth, beta int, moves []movegen.Move) (int, bool)
 	pbeta := beta + probCutMargin
 	for i := 0; i < min(probCutMoves, len(moves)); i++ {
 		w.pick(ply, moves, i)
-		w.makeMove(ply, moves[i])
+		w.makeMove(ply, moves[i], depth > 5)
 		score := -w.alphaBeta(ply+1, depth-5, -pbeta, -pbeta+1)
 		w.unmakeMove()
 		if w.abort {
@@ -48,7 +48,7 @@ const etcDepth = 4
 // under its key.
 func (w *worker) etc(ply int, key uint64, depth, childDepth, beta int, moves []movegen.Move) (int, bool) {
 	for _, m := range moves {
-		w.makeMove(ply, m)
+		w.makeMove(ply, m, true)
 		child := &w.stack[ply+1]
 		score, cut := 0, false
 		if !child.drawn && w.hist.Repetitions() == 0 {
@@ -175,7 +175,7 @@ func (w *worker) scanMoves(ply, from, depth, bound int, moves []movegen.Move) (i
 	best := -infinity
 	for i := from; i < len(moves); i++ {
 		w.pick(ply, moves, i)
-		w.makeMove(ply, moves[i])
+		w.makeMove(ply, moves[i], depth > 0)
 		score := -w.alphaBeta(ply+1, depth, -bound, -bound+1)
 		w.unmakeMove()
 		if w.abort {

@@ -160,7 +160,7 @@ func TestETC(t *testing.T) {
 		return w
 	}
 	childKey := func(w *worker, m movegen.Move, depth int) uint64 {
-		w.makeMove(0, m)
+		w.makeMove(0, m, false)
 		defer w.unmakeMove()
 		return tableKey(&w.stack[1], depth)
 	}

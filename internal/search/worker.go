@@ -387,7 +387,7 @@ func (w *worker) rootSearch(depth, first int, alpha, beta int) int {
 				i = int(f.deferred[j])
 			}
 			rm := &w.root[i]
-			w.makeMove(0, rm.move)
+			w.makeMove(0, rm.move, depth > 1)
 			var childHash uint64
 			if canDefer {
 				var deferred bool
@@ -474,9 +474,14 @@ func (w *worker) result(legal []movegen.Move) Result {
 }
 
 // makeMove plays m from ply into ply+1: position, draw counters, history.
-func (w *worker) makeMove(ply int, m movegen.Move) {
+// probed says the child will look itself up in the table (a search with
+// depth left; quiescence does not): its bucket is then fetched at once.
+func (w *worker) makeMove(ply int, m movegen.Move, probed bool) {
 	cur, next := &w.stack[ply], &w.stack[ply+1]
 	cur.pos.PlayInto(m, &next.pos)
+	if probed {
+		w.table.Prefetch(next.pos.Hash)
+	}
 	e := game.EventOf(&cur.pos, m)
 	var drawnBy int
 	next.rules = cur.rules

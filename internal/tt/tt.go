@@ -21,6 +21,7 @@ package tt
 import (
 	"runtime"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/riodraughts/rio/internal/movegen"
 )
@@ -132,6 +133,16 @@ func unpack(d uint64) Entry {
 func (t *Table) bucket(key uint64) []entry {
 	i := (key & t.mask) * bucketSize
 	return t.entries[i : i+bucketSize : i+bucketSize]
+}
+
+// Prefetch starts loading key's bucket into the cache without waiting
+// for it, so that a Probe of key soon after finds it there: the search
+// calls it as soon as a child's hash is known, and the work before the
+// child's probe (draw counters, history, the node's own checks) hides
+// part of the memory's latency, which a table larger than the cache pays
+// at nearly every probe.
+func (t *Table) Prefetch(key uint64) {
+	prefetch(unsafe.Pointer(&t.entries[(key&t.mask)*bucketSize]))
 }
 
 // Probe looks key up.

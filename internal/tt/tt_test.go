@@ -144,3 +144,25 @@ func BenchmarkProbe(b *testing.B) {
 		tab.Probe(k)
 	}
 }
+
+// TestPrefetchChangesNothing: prefetching any key, the first and last
+// buckets among them, reads no entry and writes none: what a probe finds
+// is what was stored.
+func TestPrefetchChangesNothing(t *testing.T) {
+	tab := New(1)
+	tab.NewSearch()
+	keys := []uint64{0, 1, ^uint64(0), tab.mask, tab.mask + 1, 0x123456789abcdef1}
+	for _, k := range keys {
+		tab.Prefetch(k)
+		if _, ok := tab.Probe(k); ok {
+			t.Fatalf("key %#x: a hit in an empty table after Prefetch", k)
+		}
+	}
+	tab.Store(0x123456789abcdef1, 0x8abcd, -1234, 17, Lower)
+	for _, k := range keys {
+		tab.Prefetch(k)
+	}
+	if e, ok := tab.Probe(0x123456789abcdef1); !ok || e.Move != 0x8abcd || e.Score != -1234 || e.Depth != 17 || e.Bound != Lower {
+		t.Fatalf("after Prefetch: %+v %v", e, ok)
+	}
+}
