@@ -23,8 +23,8 @@ func rescore(t *testing.T, args ...string) (games, positions int) {
 
 // TestRescore: engine rescore writes the first --games games of its input
 // with only the search scores changed (so the input's remaining bytes can
-// follow them), the same bytes when killed and resumed, and refuses bad
-// settings by name.
+// follow them), the same bytes when killed and resumed or when split into
+// shards, and refuses bad settings by name.
 func TestRescore(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "sp.bin")
@@ -70,6 +70,23 @@ func TestRescore(t *testing.T) {
 		t.Errorf("resuming a finished run rescored %d games", games)
 	}
 
+	// Shards of consecutive games, as a cluster runs them: concatenated in
+	// shard order, the whole run's bytes (4 shards of 6 games: blocks of
+	// 1, 2, 1 and 2).
+	var sharded []byte
+	for i := 1; i <= 4; i++ {
+		out := filepath.Join(dir, "shard-"+strconv.Itoa(i)+".bin")
+		games, _ := rescore(t, args(out, "--shard", strconv.Itoa(i)+"/4")...)
+		if wantGames := i*6/4 - (i-1)*6/4; games != wantGames {
+			t.Errorf("shard %d/4 rescored %d games, want %d", i, games, wantGames)
+		}
+		b, _ := os.ReadFile(out)
+		sharded = append(sharded, b...)
+	}
+	if string(sharded) != string(want) {
+		t.Errorf("the shards concatenated: %d bytes, not the whole run's %d", len(sharded), len(want))
+	}
+
 	// Bad settings and input: exit 2, the problem named.
 	notRecords := filepath.Join(dir, "odd.bin")
 	os.WriteFile(notRecords, in[:recordSize+5], 0o644)
@@ -89,6 +106,8 @@ func TestRescore(t *testing.T) {
 		{[]string{"--variant", "brazilian", "--data", data, "--out", filepath.Join(dir, "x.bin")}, "GameType"},
 		{args(filepath.Join(dir, "y.bin"), "--games", "-1"), "--games"},
 		{args(filepath.Join(dir, "z.bin"), "--resume"), "no checkpoint"},
+		{args(filepath.Join(dir, "s.bin"), "--shard", "5/4"), "--shard"},
+		{args(filepath.Join(dir, "s.bin"), "--shard", "two"), "--shard"},
 	} {
 		r := run(t, "", append([]string{"rescore"}, c.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) {

@@ -69,7 +69,7 @@ func init() {
 		{"tune", "fit the learned evaluation's weights to selfplay positions (logistic regression)",
 			"engine tune --variant V --data FILE... --out W [--epochs E] [--l2 X] [--lambda L] [--seed S] [--threads T] [--validation 0.1]", runTune},
 		{"rescore", "search the positions of a selfplay file again, deeper, and write them with the new scores (for engine tune's --lambda)",
-			"engine rescore --variant V --data FILE --out OUT [--nodes N | --depth D] [--games G] [--threads T] [--eval E] [--eval-file W] [--resume]", runRescore},
+			"engine rescore --variant V --data FILE --out OUT [--nodes N | --depth D] [--games G] [--shard i/n] [--threads T] [--eval E] [--eval-file W] [--resume]", runRescore},
 		{"gui", "serve a board in the browser to play and analyse with Rio",
 			"engine gui [--listen 127.0.0.1:0] [--no-open] [--variant V] [--threads T] [--hash MB] [--egdb-path D] [--egdb-pieces N] [--eval learned|classic] | engine gui --export DIR [--variant V]", runGui},
 		{"bench", "search the built-in positions; the last line is the build's signature", "engine bench [--depth N] [--threads T] [--hash MB] [--eval learned|classic] [--eval-file W] [--features +Name,-Name]", runBench},

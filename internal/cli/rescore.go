@@ -27,6 +27,7 @@ func runRescore(ctx context.Context, env *Env, args []string) error {
 	addEvalFlags(fs, &ef)
 	data := fs.String("data", "", "selfplay file whose positions are rescored")
 	games := fs.Int("games", 0, "rescore only the file's first N games (0: all)")
+	shard := fs.String("shard", "", "rescore only block i of n of those games (i/n): the shards' files, concatenated in shard order, are the whole run's")
 	egdbPieces := fs.Int("egdb-pieces", egdb.DefaultPieces, "endgame tables up to this many pieces (0: none)")
 	egdbPath := fs.String("egdb-path", "", "directory of tables made by engine egdb build")
 	out := fs.String("out", "", "file the rescored positions are written to (OUT.progress keeps the run's checkpoint)")
@@ -78,10 +79,25 @@ func runRescore(ctx context.Context, env *Env, args []string) error {
 	if *games > 0 && *games < len(all) {
 		all = all[:*games]
 	}
+	si, sn, err := parseShard(*shard)
+	if err != nil {
+		return err
+	}
+	// A shard is a block of consecutive games: each game's scores depend
+	// only on the game and the limits, so the blocks concatenate in shard
+	// order to the whole run's file, and a tune of that file splits its
+	// validation games as it would the single run's.
+	all = all[(si-1)*len(all)/sn : si*len(all)/sn]
 
 	// The settings that decide the scores: a resumed run must repeat them.
-	run := fmt.Sprintf("rescore variant=%s data=%q games=%d limits=%q eval=%s eval-file=%q egdb=%d:%q",
-		v.Name, *data, *games, lim.String(), ef.name, ef.file, *egdbPieces, *egdbPath)
+	// (A whole run's string is what it was before --shard, so that its
+	// checkpoints still resume.)
+	shardSetting := ""
+	if sn > 1 {
+		shardSetting = fmt.Sprintf(" shard=%d/%d", si, sn)
+	}
+	run := fmt.Sprintf("rescore variant=%s data=%q games=%d%s limits=%q eval=%s eval-file=%q egdb=%d:%q",
+		v.Name, *data, *games, shardSetting, lim.String(), ef.name, ef.file, *egdbPieces, *egdbPath)
 	var prog runProgress
 	if *resume {
 		if prog, err = resumeRun(*out, run); err != nil {
