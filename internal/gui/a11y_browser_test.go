@@ -281,15 +281,21 @@ func TestBoardClock(t *testing.T) {
 	clock := func(side string) float64 {
 		return evalJS[float64](t, pg, `(() => { const m = /(\d+):(\d+(?:\.\d)?)$/.exec(document.getElementById('clock-`+side+`').textContent); return m ? 60 * Number(m[1]) + Number(m[2]) : -1; })()`)
 	}
-	if w := clock("white"); w <= 40 || w >= 60 {
-		t.Errorf("Rio's clock after its first move: %v s, want a little under 60", w)
+	// A book move takes no time at all: the clock may still show 1:00.
+	if w := clock("white"); w <= 40 || w > 60 {
+		t.Errorf("Rio's clock after its first move: %v s, want at most 60 and not much less", w)
 	}
 	g := game.New(v, v.Start())
 	moves := evalJS[[]string](t, pg, `JSON.parse(localStorage.getItem('rio-gui-v1')).game.moves`)
 	playLine(t, g, moves...)
 	var buf [movegen.MaxMoves]movegen.Move
 	for ply := 1; ply < 7; ply += 2 {
+		// Rio's move is saved before the board is drawn again: a click
+		// on the board before that lands on the position before it (an
+		// instant book move made this flake: the piece never selected,
+		// or its move refused as illegal).
 		p := g.Position()
+		pg.waitPosition(t, "Rio's move on the board", v.FormatFEN(&p, false), g.Ply())
 		m := v.Generate(&p, buf[:0])[0]
 		pg.selectPiece(t, v.Numbering.Number(m.From()))
 		pg.clickSquare(t, v.Numbering.Number(m.To()))
