@@ -142,7 +142,7 @@ func (t *Table) bucket(key uint64) []entry {
 // part of the memory's latency, which a table larger than the cache pays
 // at nearly every probe.
 func (t *Table) Prefetch(key uint64) {
-	prefetch(unsafe.Pointer(&t.entries[(key&t.mask)*bucketSize]))
+	prefetch(unsafe.Pointer(&t.bucket(key)[0]))
 }
 
 // Probe looks key up.
