@@ -28,6 +28,7 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 	games := fs.Int("games", 0, "number of games of the whole run (all shards)")
 	openings := fs.String("openings", "", "start positions, one FEN per line (default: the built-in ballots; generated for portuguese)")
 	randomPlies := fs.Int("random-plies", 6, "random legal moves played after the opening")
+	randomMoves := fs.Float64("random-moves", 0, "chance (0-0.5) that a searched move is replaced by a random legal one; the positions before it are written score-only")
 	seed := fs.Uint64("seed", 1, "random seed")
 	shard := fs.String("shard", "", "play only shard i of n (i/n): games i, i+n, i+2n, ...")
 	maxPlies := fs.Int("max-plies", 400, "a game still going after this many plies is a draw")
@@ -53,6 +54,8 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 		return usagef("--out is required")
 	case *randomPlies < 0 || *randomPlies > 100:
 		return usagef("--random-plies %d out of range 0-100", *randomPlies)
+	case !(*randomMoves >= 0 && *randomMoves <= 0.5):
+		return usagef("--random-moves %g out of range 0-0.5", *randomMoves)
 	case *maxPlies < 10:
 		return usagef("--max-plies %d: want at least 10", *maxPlies)
 	}
@@ -88,6 +91,10 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 	// The settings that decide the games: a resumed run must repeat them.
 	run := fmt.Sprintf("variant=%s games=%d shard=%d/%d seed=%d limits=%q random-plies=%d max-plies=%d openings=%q eval=%s eval-file=%q egdb=%d:%q",
 		v.Name, *games, si, sn, *seed, lim.String(), *randomPlies, *maxPlies, *openings, ef.name, ef.file, *egdbPieces, *egdbPath)
+	if *randomMoves > 0 {
+		// Added only when set, so checkpoints written before it resume.
+		run += fmt.Sprintf(" random-moves=%g", *randomMoves)
+	}
 	prog := runProgress{Run: run}
 	if *resume {
 		if prog, err = resumeRun(*out, run); err != nil {
@@ -124,7 +131,7 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 	start := time.Now()
 	cfg := train.SelfPlayConfig{
 		Variant: v, Games: *games, Shard: si, Shards: sn, Limits: lim,
-		Openings: starts, RandomPlies: *randomPlies, Threads: sf.threads, Seed: *seed,
+		Openings: starts, RandomPlies: *randomPlies, RandomMoves: *randomMoves, Threads: sf.threads, Seed: *seed,
 		Eval: evalFn, Tables: tables, HashMiB: sf.hash, MaxPlies: *maxPlies, Log: env.Log,
 		Skip: prog.Next,
 		OnGame: func(s train.GameSummary) {
@@ -132,7 +139,7 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 			if err := prog.gameWritten(*out, s.Positions); err != nil && progErr == nil {
 				progErr = err
 			}
-			env.Log.Debug().Int("game", s.Index+1).Int("plies", s.Plies).Str("result", s.Result.PDN()).Str("reason", s.Reason).Msg("selfplay game")
+			env.Log.Debug().Int("game", s.Index+1).Int("plies", s.Plies).Str("result", s.Result.PDN()).Str("reason", s.Reason).Int("random-moves", s.RandomMoves).Msg("selfplay game")
 			if bar != nil {
 				bar.Describe(fmt.Sprintf("games (%d positions)", positions))
 				bar.Add(1)

@@ -18,7 +18,9 @@ import (
 //	bytes  4-7   black pieces, same layout
 //	bytes  8-11  kings of both colours, same layout
 //	byte   12    bit 0: black to move; bits 1-2: the game's result for White
-//	             (0 loss, 1 draw, 2 win); bit 3: the first position written of its game
+//	             (0 loss, 1 draw, 2 win); bit 3: the first position written of its game;
+//	             bit 4: score only (a random move came later in the game, so its
+//	             result does not judge this position: the fit uses the score alone)
 //	byte   13    the variant's PDN GameType (26 brazilian, 25 russian, 28 portuguese)
 //	bytes 14-15  the search score, int16, hundredths of a man for the side to move
 //
@@ -37,6 +39,10 @@ type Record struct {
 	Score int16
 	// First marks the first record of its game.
 	First bool
+	// ScoreOnly marks a position played before a random move of its game
+	// (selfplay --random-moves): the result judges the random move too,
+	// so a fit takes its target from Score alone.
+	ScoreOnly bool
 	// GameType is the variant's PDN GameType.
 	GameType uint8
 }
@@ -77,6 +83,9 @@ func (r *Record) Append(buf []byte) []byte {
 	if r.First {
 		flags |= 8
 	}
+	if r.ScoreOnly {
+		flags |= 16
+	}
 	b[12] = flags
 	b[13] = r.GameType
 	binary.LittleEndian.PutUint16(b[14:], uint16(r.Score))
@@ -99,7 +108,7 @@ func Decode(b []byte) (Record, error) {
 		return r, errors.New("a square holds both colours")
 	case k&^(w|bl) != 0:
 		return r, errors.New("a king on an empty square")
-	case flags&0xF0 != 0:
+	case flags&0xE0 != 0:
 		return r, fmt.Errorf("unknown flag bits %#x", flags)
 	}
 	r.Pos.Pieces = [2]movegen.Bitboard{w, bl}
@@ -123,6 +132,7 @@ func Decode(b []byte) (Record, error) {
 	}
 	r.Pos.Hash = r.Pos.ComputeHash()
 	r.First = flags&8 != 0
+	r.ScoreOnly = flags&16 != 0
 	r.GameType = b[13]
 	r.Score = int16(binary.LittleEndian.Uint16(b[14:]))
 	return r, nil

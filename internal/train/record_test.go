@@ -37,8 +37,8 @@ func randomPositions(v *movegen.Variant, rng *rand.Rand, games, maxPlies int) []
 
 var results = []game.Result{game.WhiteWins, game.Draw, game.BlackWins}
 
-// randomRecord makes a record of p with a random result, score and First
-// flag; scores are drawn from the extremes as well as from a normal range.
+// randomRecord makes a record of p with a random result, score, First
+// and ScoreOnly flags; scores are drawn from the extremes as well as from a normal range.
 func randomRecord(v *movegen.Variant, p movegen.Position, rng *rand.Rand) Record {
 	var score int16
 	switch rng.IntN(4) {
@@ -50,11 +50,12 @@ func randomRecord(v *movegen.Variant, p movegen.Position, rng *rand.Rand) Record
 		score = int16(rng.IntN(2001) - 1000)
 	}
 	return Record{
-		Pos:      p,
-		Result:   results[rng.IntN(len(results))],
-		Score:    score,
-		First:    rng.IntN(2) == 0,
-		GameType: uint8(v.GameType),
+		Pos:       p,
+		Result:    results[rng.IntN(len(results))],
+		Score:     score,
+		First:     rng.IntN(2) == 0,
+		ScoreOnly: rng.IntN(3) == 0,
+		GameType:  uint8(v.GameType),
 	}
 }
 
@@ -170,18 +171,24 @@ func TestRecordRoundTrip(t *testing.T) {
 			t.Errorf("%s: %d positions, %d with kings, %d black to move: the test saw too little", v.Name, len(positions), kings, black)
 		}
 	}
-	// Every result, both First values and every side, explicitly.
+	// Every result, both First and ScoreOnly values and every side, explicitly.
 	p := movegen.Brazilian.Start()
 	for _, res := range results {
 		for _, first := range []bool{false, true} {
-			for _, side := range []movegen.Color{movegen.White, movegen.Black} {
-				q := p
-				q.Side = side
-				q.Hash = q.ComputeHash()
-				r := Record{Pos: q, Result: res, Score: -12345, First: first, GameType: 26}
-				got, err := Decode(r.Append(nil))
-				if err != nil || got != r {
-					t.Errorf("result %v first %v side %v: got %+v, %v; want %+v", res, first, side, got, err, r)
+			for _, only := range []bool{false, true} {
+				for _, side := range []movegen.Color{movegen.White, movegen.Black} {
+					q := p
+					q.Side = side
+					q.Hash = q.ComputeHash()
+					r := Record{Pos: q, Result: res, Score: -12345, First: first, ScoreOnly: only, GameType: 26}
+					b := r.Append(nil)
+					if got := b[12]&16 != 0; got != only {
+						t.Errorf("ScoreOnly %v written as flag bit 4 = %v", only, got)
+					}
+					got, err := Decode(b)
+					if err != nil || got != r {
+						t.Errorf("result %v first %v score-only %v side %v: got %+v, %v; want %+v", res, first, only, side, got, err, r)
+					}
 				}
 			}
 		}
@@ -221,7 +228,6 @@ func TestDecodeRejects(t *testing.T) {
 		{"white man on row 0", "W:W21:B12", func(b []byte) { set(b, 0, 3) }, "promotion row"},
 		{"black man on row 7", "W:W21:B12", func(b []byte) { set(b, 1, 30) }, "promotion row"},
 		{"result code 3", "W:W21:B12", func(b []byte) { b[12] |= 3 << 1 }, "result code 3"},
-		{"flag bit 4", "W:W21:B12", func(b []byte) { b[12] |= 0x10 }, "flag bits"},
 		{"flag bit 5", "W:W21:B12", func(b []byte) { b[12] |= 0x20 }, "flag bits"},
 		{"flag bit 6", "W:W21:B12", func(b []byte) { b[12] |= 0x40 }, "flag bits"},
 		{"flag bit 7", "W:W21:B12", func(b []byte) { b[12] |= 0x80 }, "flag bits"},

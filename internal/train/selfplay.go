@@ -35,6 +35,13 @@ type SelfPlayConfig struct {
 	// RandomPlies uniformly random legal moves are played after the
 	// opening, before the searched moves; their positions are not written.
 	RandomPlies int
+	// RandomMoves is the chance that a searched move is replaced by a
+	// uniformly random legal one (when there are two or more), so that
+	// the data holds the positions a mistake leads to, which the search
+	// meets at its leaves and good play never reaches. The position is
+	// still written with its search score; it and those before it are
+	// marked ScoreOnly, since the game's result judges the random move.
+	RandomMoves float64
 	// Threads is the number of games played at once (one search thread each).
 	Threads int
 	Seed    uint64
@@ -56,8 +63,12 @@ type GameSummary struct {
 	Index     int // 0-based number in the unsharded run
 	Plies     int
 	Positions int // records written
-	Result    game.Result
-	Reason    string
+	// RandomMoves is how many searched moves were replaced by random ones
+	// (SelfPlayConfig.RandomMoves), ScoreOnly how many records were
+	// written score-only because of them: the game's first ones.
+	RandomMoves, ScoreOnly int
+	Result                 game.Result
+	Reason                 string
 }
 
 // Totals add up a run.
@@ -166,6 +177,8 @@ func playOne(ctx context.Context, cfg *SelfPlayConfig, e *search.Engine, idx int
 		score int
 	}
 	var kept []scored
+	// judged is how many of kept precede the game's last random move.
+	judged := 0
 	result, reason := game.Draw, fmt.Sprintf("%d plies", cfg.MaxPlies)
 	for g.Ply() < cfg.MaxPlies {
 		if o := g.Outcome(); o.Result != game.Ongoing {
@@ -188,7 +201,15 @@ func playOne(ctx context.Context, cfg *SelfPlayConfig, e *search.Engine, idx int
 		if Quiet(v, &p) {
 			kept = append(kept, scored{p, res.Score})
 		}
-		if err := g.Play(res.Move); err != nil {
+		move := res.Move
+		if cfg.RandomMoves > 0 && rng.Float64() < cfg.RandomMoves {
+			if moves := v.Generate(&p, buf[:0]); len(moves) > 1 {
+				move = moves[rng.IntN(len(moves))]
+				judged = len(kept)
+				sum.RandomMoves++
+			}
+		}
+		if err := g.Play(move); err != nil {
 			return nil, sum, fmt.Errorf("game %d: %w", idx+1, err)
 		}
 	}
@@ -197,10 +218,10 @@ func playOne(ctx context.Context, cfg *SelfPlayConfig, e *search.Engine, idx int
 			result, reason = o.Result, o.Reason // the game ended on the last ply
 		}
 	}
-	sum.Plies, sum.Result, sum.Reason, sum.Positions = g.Ply(), result, reason, len(kept)
+	sum.Plies, sum.Result, sum.Reason, sum.Positions, sum.ScoreOnly = g.Ply(), result, reason, len(kept), judged
 	data := make([]byte, 0, len(kept)*RecordSize)
 	for i, k := range kept {
-		r := Record{Pos: k.pos, Result: result, Score: int16(max(min(k.score, 32767), -32767)), First: i == 0, GameType: uint8(v.GameType)}
+		r := Record{Pos: k.pos, Result: result, Score: int16(max(min(k.score, 32767), -32767)), First: i == 0, ScoreOnly: i < judged, GameType: uint8(v.GameType)}
 		data = r.Append(data)
 	}
 	return data, sum, nil

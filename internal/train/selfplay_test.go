@@ -508,3 +508,62 @@ func TestQuiet(t *testing.T) {
 		}
 	}
 }
+
+// TestSelfPlayRandomMoves: random moves make other games, as
+// deterministically as searched ones, and exactly the positions before a
+// game's last random move are written score-only.
+func TestSelfPlayRandomMoves(t *testing.T) {
+	for _, v := range movegen.Variants {
+		cfg := tinyConfig(v, 8)
+		plain, _, plainSums := selfPlay(t, cfg)
+		cfg.RandomMoves = 0.1
+		one, tot, sums := selfPlay(t, cfg)
+		checkRun(t, cfg, one, tot, sums)
+		cfg.Threads = 2
+		if two, _, _ := selfPlay(t, cfg); !bytes.Equal(one, two) {
+			t.Errorf("%s: random moves: threads 1 and 2 wrote other games", v.Name)
+		}
+		if bytes.Equal(one, plain) {
+			t.Errorf("%s: random moves changed no game", v.Name)
+		}
+		for _, s := range plainSums {
+			if s.RandomMoves != 0 || s.ScoreOnly != 0 {
+				t.Errorf("%s game %d: %d random moves, %d score-only records without --random-moves", v.Name, s.Index, s.RandomMoves, s.ScoreOnly)
+			}
+		}
+		recs, err := ReadAll(bytes.NewReader(one), v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var games [][]Record
+		for _, s := range sums {
+			games = append(games, recs[:s.Positions])
+			recs = recs[s.Positions:]
+		}
+		randomGames, marked, unmarked := 0, 0, 0
+		for i, s := range sums {
+			g := games[i]
+			if s.RandomMoves > 0 {
+				randomGames++
+			}
+			if s.RandomMoves == 0 && s.ScoreOnly != 0 {
+				t.Errorf("%s game %d: %d score-only records without a random move", v.Name, s.Index, s.ScoreOnly)
+			}
+			// The score-only records are the game's first s.ScoreOnly ones.
+			for j, r := range g {
+				if r.ScoreOnly != (j < s.ScoreOnly) {
+					t.Fatalf("%s game %d: record %d of %d score-only %v; the first %d should be", v.Name, s.Index, j, len(g), r.ScoreOnly, s.ScoreOnly)
+				}
+				if r.ScoreOnly {
+					marked++
+				} else {
+					unmarked++
+				}
+			}
+		}
+		t.Logf("%s: %d of %d games with random moves, %d records score-only, %d judged by the result", v.Name, randomGames, len(sums), marked, unmarked)
+		if randomGames == 0 || marked == 0 || unmarked == 0 {
+			t.Errorf("%s: %d of %d games with random moves, %d records score-only, %d judged by the result: the test saw too little", v.Name, randomGames, len(sums), marked, unmarked)
+		}
+	}
+}

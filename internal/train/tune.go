@@ -321,7 +321,12 @@ func prepare(g geometry, records []Record, idx []int, lambda, k float64, threads
 			if f.Sign < 0 {
 				result = 1 - result
 			}
-			s.target = float32(lambda*result + (1-lambda)*sigmoid(float64(r.Score)/k))
+			score := sigmoid(float64(r.Score) / k)
+			if r.ScoreOnly {
+				// The result judges a random move played later.
+				result = score
+			}
+			s.target = float32(lambda*result + (1-lambda)*score)
 		}
 	})
 	return out
@@ -433,6 +438,9 @@ func fitScale(records []Record, idx []int) float64 {
 		total := 0.0
 		for _, i := range idx {
 			r := &records[i]
+			if r.ScoreOnly {
+				continue
+			}
 			result := 0.5
 			switch r.Result {
 			case game.WhiteWins:

@@ -839,3 +839,58 @@ func checkBlockGradients(t *testing.T, l *eval.FeatureLayout, records []Record, 
 		t.Errorf("only %d of %d %s gradients nonzero", nonzero, 2*n, what)
 	}
 }
+
+// TestScoreOnlyTarget: a score-only record's target is its score's, the
+// result left out at any lambda; other records mix the two; and
+// score-only records do not set the sigmoid's scale.
+func TestScoreOnlyTarget(t *testing.T) {
+	s := makeSynthetic(t, 400, 5)
+	idx := make([]int, len(s.records))
+	for i := range idx {
+		idx[i] = i
+	}
+	g := newGeometry(eval.Layout1)
+	for _, lambda := range []float64{0, 0.7, 1} {
+		plain := prepare(g, s.records, idx, lambda, trueScale, 1)
+		only := slices.Clone(s.records)
+		for i := range only {
+			only[i].ScoreOnly = true
+		}
+		marked := prepare(g, only, idx, lambda, trueScale, 1)
+		mixed := 0
+		for i := range marked {
+			want := sigmoid(float64(s.records[i].Score) / trueScale)
+			if got := float64(marked[i].target); math.Abs(got-want) > 1e-6 {
+				t.Fatalf("lambda %g, record %d score-only: target %g, want the score's %g", lambda, i, got, want)
+			}
+			if math.Abs(float64(plain[i].target)-want) > 1e-3 {
+				mixed++
+			}
+		}
+		if lambda > 0 && mixed == 0 {
+			t.Errorf("lambda %g: no plain record's target differs from its score's: the test sees nothing", lambda)
+		}
+	}
+	// Results that contradict every score, marked score-only, leave the
+	// fitted scale where the honest records put it.
+	honest := fitScale(s.records, idx)
+	spoiled := slices.Clone(s.records)
+	for i := range spoiled {
+		if i%2 == 0 {
+			continue
+		}
+		spoiled[i].ScoreOnly = true
+		if spoiled[i].Result == game.WhiteWins {
+			spoiled[i].Result = game.BlackWins
+		} else {
+			spoiled[i].Result = game.WhiteWins
+		}
+	}
+	var even []int
+	for i := 0; i < len(idx); i += 2 {
+		even = append(even, i)
+	}
+	if got, want := fitScale(spoiled, idx), fitScale(s.records, even); got != want {
+		t.Errorf("scale %g with spoiled score-only records, %g from the others alone (all honest: %g)", got, want, honest)
+	}
+}
