@@ -262,10 +262,7 @@ func TestSyntheticModel(t *testing.T) {
 			}
 		}
 	}
-	idx := make([]int, len(s.records))
-	for i := range idx {
-		idx[i] = i
-	}
+	idx := allIndices(len(s.records))
 	g1 := newGeometry(eval.Layout1)
 	data := prepare(g1, s.records, idx, 1, trueScale, 1)
 	// Weights unlike in every phase and parameter.
@@ -301,10 +298,7 @@ func (g geometry) totalLoss(data []sample, theta []float64) float64 {
 // TestGradient holds accumulate to numerical derivatives of the loss.
 func TestGradient(t *testing.T) {
 	s := makeSynthetic(t, 60, 2)
-	idx := make([]int, len(s.records))
-	for i := range idx {
-		idx[i] = i
-	}
+	idx := allIndices(len(s.records))
 	g1 := newGeometry(eval.Layout1)
 	data := prepare(g1, s.records, idx, 0.7, trueScale, 1)
 	batch := make([]int32, len(data))
@@ -631,10 +625,7 @@ func TestTuneLayouts(t *testing.T) {
 		for i, x := range m.Params {
 			theta[i] = float64(x) / eval.Unit
 		}
-		idx := make([]int, len(s.records))
-		for i := range idx {
-			idx[i] = i
-		}
+		idx := allIndices(len(s.records))
 		data := prepare(g, s.records, idx, 1, trueScale, 1)
 		withKings := 0
 		for i := range data {
@@ -767,10 +758,7 @@ func TestTuneExtendsAndFreezes(t *testing.T) {
 // (layout 4) to numerical derivatives of the loss.
 func TestGradientMaterialTable(t *testing.T) {
 	s := makeSynthetic(t, 200, 8)
-	idx := make([]int, len(s.records))
-	for i := range idx {
-		idx[i] = i
-	}
+	idx := allIndices(len(s.records))
 	l := eval.Layout4
 	checkBlockGradients(t, l, s.records, idx, 5, l.MaterialParamsAt(), eval.MaterialParams, "material index", 20)
 }
@@ -845,10 +833,7 @@ func checkBlockGradients(t *testing.T, l *eval.FeatureLayout, records []Record, 
 // score-only records do not set the sigmoid's scale.
 func TestScoreOnlyTarget(t *testing.T) {
 	s := makeSynthetic(t, 400, 5)
-	idx := make([]int, len(s.records))
-	for i := range idx {
-		idx[i] = i
-	}
+	idx := allIndices(len(s.records))
 	g := newGeometry(eval.Layout1)
 	for _, lambda := range []float64{0, 0.7, 1} {
 		plain := prepare(g, s.records, idx, lambda, trueScale, 1)
@@ -893,4 +878,13 @@ func TestScoreOnlyTarget(t *testing.T) {
 	if got, want := fitScale(spoiled, idx), fitScale(s.records, even); got != want {
 		t.Errorf("scale %g with spoiled score-only records, %g from the others alone (all honest: %g)", got, want, honest)
 	}
+}
+
+// allIndices is 0, 1, ..., n-1: every record of a set.
+func allIndices(n int) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	return idx
 }
