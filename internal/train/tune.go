@@ -311,19 +311,9 @@ func prepare(g geometry, records []Record, idx []int, lambda, k float64, threads
 			}
 			s.pieces, s.sign = int8(f.Pieces), int8(f.Sign)
 			s.factor = 1 / float32(eval.Damping(&r.Pos))
-			result := 0.5
-			switch r.Result {
-			case game.WhiteWins:
-				result = 1
-			case game.BlackWins:
-				result = 0
-			}
-			if f.Sign < 0 {
-				result = 1 - result
-			}
 			score := sigmoid(float64(r.Score) / k)
-			if r.ScoreOnly {
-				// The result judges a random move played later.
+			result, judged := moverResult(r)
+			if !judged {
 				result = score
 			}
 			s.target = float32(lambda*result + (1-lambda)*score)
@@ -431,6 +421,26 @@ func (g geometry) meanLoss(data []sample, theta []float64, k float64, threads in
 	return total / float64(len(data))
 }
 
+// moverResult is r's game result for the side to move (1 win, 0.5 draw,
+// 0 loss), and false for a score-only record, whose result judges a
+// random move played later rather than this position.
+func moverResult(r *Record) (float64, bool) {
+	if r.ScoreOnly {
+		return 0, false
+	}
+	result := 0.5
+	switch r.Result {
+	case game.WhiteWins:
+		result = 1
+	case game.BlackWins:
+		result = 0
+	}
+	if r.Pos.Side == movegen.Black {
+		result = 1 - result
+	}
+	return result, true
+}
+
 // fitScale finds the sigmoid scale under which the recorded search
 // scores best predict the results (golden-section search over 20-2000).
 func fitScale(records []Record, idx []int) float64 {
@@ -438,20 +448,9 @@ func fitScale(records []Record, idx []int) float64 {
 		total := 0.0
 		for _, i := range idx {
 			r := &records[i]
-			if r.ScoreOnly {
-				continue
+			if result, judged := moverResult(r); judged {
+				total += loss(sigmoid(float64(r.Score)/k), result)
 			}
-			result := 0.5
-			switch r.Result {
-			case game.WhiteWins:
-				result = 1
-			case game.BlackWins:
-				result = 0
-			}
-			if r.Pos.Side == movegen.Black {
-				result = 1 - result
-			}
-			total += loss(sigmoid(float64(r.Score)/k), result)
 		}
 		return total
 	}
