@@ -182,11 +182,37 @@ func TestSelfplayTunePipeline(t *testing.T) {
 	if size := fileSize(t, more); size != n3*recordSize {
 		t.Errorf("selfplay --eval-file: %d positions, %d bytes", n3, size)
 	}
+	// A network on top of the weights just made: the same weights, a
+	// network after them (header bytes 14-15: its hidden units), and a
+	// search that differs from theirs alone.
+	withNet := filepath.Join(dir, "net.rwt")
+	r = run(t, "", "tune", "--variant", "russian", "--data", data, "--init", weights, "--network", "--epochs", "2", "--out", withNet)
+	if ls = lines(r.stdout); r.code != 0 || len(ls) == 0 || !tuneLine.MatchString(ls[len(ls)-1]) {
+		t.Fatalf("tune --network: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if head, _ := os.ReadFile(withNet); len(head) < 20 || binary.LittleEndian.Uint16(head[14:]) != 32 || int(binary.LittleEndian.Uint32(head[8:])) != nweights {
+		t.Errorf("tune --network wrote %d bytes, header %x", len(head), head[:min(len(head), 16)])
+	}
+	netRun := run(t, "", "analyze", "--variant", "russian", "--eval-file", withNet, "--depth", "4")
+	if netRun.code != 0 || timing.ReplaceAllString(netRun.stdout, "") == timing.ReplaceAllString(analysisWith(t, weights), "") {
+		t.Errorf("the network changed nothing: exit %d, %q, stderr %q", netRun.code, netRun.stdout, netRun.stderr)
+	}
+
 	// Several data files: repeated names after --data.
 	r = run(t, "", "tune", "--variant", "russian", "--data", data, more, "--epochs", "1", "--out", filepath.Join(dir, "w2.rwt"))
 	if ls = lines(r.stdout); r.code != 0 || len(ls) != 2 || !tuneLine.MatchString(ls[1]) {
 		t.Errorf("tune of two files: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
+}
+
+// analysisWith is the analysis of the start at depth 4 with weights.
+func analysisWith(t *testing.T, weights string) string {
+	t.Helper()
+	r := run(t, "", "analyze", "--variant", "russian", "--eval-file", weights, "--depth", "4")
+	if r.code != 0 {
+		t.Fatalf("analyze --eval-file %s: exit %d, stderr %q", weights, r.code, r.stderr)
+	}
+	return r.stdout
 }
 
 func TestSelfplayShards(t *testing.T) {
@@ -287,6 +313,8 @@ func TestEvalAndTrainBadInput(t *testing.T) {
 		{[]string{"tune", "--variant", "russian", "--data", data, "-", "--out", filepath.Join(dir, "x.rwt")}, []string{`"-"`}},
 		{[]string{"tune", "--variant", "russian", "--data", data, "--lambda", "NaN", "--out", filepath.Join(dir, "x.rwt")}, []string{"--lambda", "finite"}},
 		{[]string{"tune", "--variant", "russian", "--data", data, "--lr", "Inf", "--out", filepath.Join(dir, "x.rwt")}, []string{"--lr", "finite"}},
+		{[]string{"tune", "--variant", "russian", "--data", data, "--network", "--out", filepath.Join(dir, "x.rwt")}, []string{"--network needs --init"}},
+		{[]string{"tune", "--variant", "russian", "--data", data, "--network", "--init", weights, "--layout", "3", "--out", filepath.Join(dir, "x.rwt")}, []string{"--network", "--layout"}},
 		{[]string{"match", "--games", "2", "--sprt-play-on"}, []string{"--sprt-play-on needs --sprt"}},
 	}
 	for _, c := range cases {

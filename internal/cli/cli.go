@@ -67,7 +67,7 @@ func init() {
 		{"book", "build an opening book by Rio's own searches, or show a position's book moves",
 			"engine book build --variant V --out FILE [--plies N] [--positions K] [--nodes N | --movetime S] [--threads T] [--dropout D] [--window W] [--ballots=false] | engine book probe --variant V [--fen F] [--moves \"...\"] FILE|builtin", runBook},
 		{"tune", "fit the learned evaluation's weights to selfplay positions (logistic regression)",
-			"engine tune --variant V --data FILE... --out W [--epochs E] [--l2 X] [--lambda L] [--seed S] [--threads T] [--validation 0.1]", runTune},
+			"engine tune --variant V --data FILE... --out W [--layout 1-4] [--epochs E] [--l2 X] [--lambda L] [--seed S] [--threads T] [--validation 0.1] [--init W0 [--freeze-patterns | --network]]", runTune},
 		{"rescore", "search the positions of a selfplay file again, deeper, and write them with the new scores (for engine tune's --lambda)",
 			"engine rescore --variant V --data FILE --out OUT [--nodes N | --depth D] [--games G] [--shard i/n] [--threads T] [--eval E] [--eval-file W] [--resume]", runRescore},
 		{"gui", "serve a board in the browser to play and analyse with Rio",

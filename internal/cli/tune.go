@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -32,13 +33,14 @@ func runTune(ctx context.Context, env *Env, args []string) error {
 	fs.Float64Var(&d.L2, "l2", d.L2, "L2 penalty on the pattern weights")
 	fs.Float64Var(&d.Lambda, "lambda", d.Lambda, "weight of the game result in the target (the rest: the search score)")
 	fs.Float64Var(&d.Scale, "scale", 0, "sigmoid scale in hundredths of a man (0: fitted to the data's search scores)")
-	fs.Float64Var(&d.LR, "lr", d.LR, "Adam step size, hundredths of a man")
+	fs.Float64Var(&d.LR, "lr", d.LR, "Adam step size, hundredths of a man (with --network: in the network's own units, default 0.003)")
 	fs.IntVar(&d.Batch, "batch", d.Batch, "positions per step")
 	fs.Float64Var(&d.Validation, "validation", d.Validation, "share of games held out for the validation loss")
 	fs.Uint64Var(&d.Seed, "seed", d.Seed, "random seed (shuffles and the validation split)")
 	fs.IntVar(&d.Threads, "threads", 1, "threads (the result depends on the seed and the thread count only)")
 	initFile := fs.String("init", "", "start from these weights instead of material only")
 	fs.BoolVar(&d.FreezePatterns, "freeze-patterns", false, "keep --init's pattern weights and fit the rest (the scalars, king squares and material table)")
+	network := fs.Bool("network", false, "fit a network of 32 hidden units on top of --init's weights, which stay as they are (--lr and --batch default to 0.003 and 1024)")
 	layout := fs.Int("layout", 0, "feature layout to fit: 1 (15 windows of 8 squares), 2 (12 windows of 10 squares), 3 (layout 2 and king squares) or 4 (layout 3 and the material table); default: --init's, else 1")
 	// Flags and file names may mix: the flag package stops at the first
 	// file name after --data, so parse again from the next flag.
@@ -83,6 +85,22 @@ func runTune(ctx context.Context, env *Env, args []string) error {
 		return usagef("--threads %d out of range 1-%d", d.Threads, maxThreads())
 	}
 	d.Variant = v
+	if *network {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if !set["lr"] {
+			d.LR = train.DefaultNetTune.LR
+		}
+		if !set["batch"] {
+			d.Batch = train.DefaultNetTune.Batch
+		}
+		if *initFile == "" {
+			return usagef("--network needs --init (the weights it is fitted on top of)")
+		}
+		if *layout != 0 || d.FreezePatterns || set["l2"] {
+			return usagef("--network keeps --init's weights: --layout, --freeze-patterns and --l2 do not apply")
+		}
+	}
 	if *layout != 0 {
 		if d.Layout = eval.LayoutByID(*layout); d.Layout == nil {
 			return usagef("--layout %d: want 1, 2, 3 or 4", *layout)
@@ -113,7 +131,11 @@ func runTune(ctx context.Context, env *Env, args []string) error {
 	d.OnEpoch = func(epoch int, tl, vl float64) {
 		fmt.Fprintf(env.Stdout, "epoch=%d loss=%.6f val-loss=%.6f time=%.1f\n", epoch, tl, vl, time.Since(start).Seconds())
 	}
-	m, res, err := train.Tune(records, d)
+	tune := train.Tune
+	if *network {
+		tune = train.TuneNetwork
+	}
+	m, res, err := tune(records, d)
 	if err != nil {
 		return usageError{err}
 	}

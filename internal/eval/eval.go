@@ -12,7 +12,11 @@
 // eval-file. Black's features are White's on the turned board, and each
 // window's weights are folded with those of its turned twin when a file is
 // loaded, so one table lookup per window scores both colours and a
-// position and its colour-flipped twin score the same by construction.
+// position and its colour-flipped twin score the same by construction. A
+// weights file may carry a small network (network.go: the pieces seen from
+// the side to move, 32 clipped-ReLU units) whose output adds to the
+// patterns' score, for what a sum over windows cannot see; seen from the
+// side to move, it is colour-symmetric by construction too.
 //
 // The classic evaluation (this file) is hand-made: a weighted sum of
 // features whose weights live in one Weights value per variant. Every

@@ -34,6 +34,9 @@ type Model struct {
 	// i seen from White, folded with Black's (materialMirror): all zero
 	// without the table.
 	mat [MaterialParams]patWeight
+	// Net, if not nil, adds its output to the pattern score (after the
+	// phases are mixed and kings-only endings damped).
+	Net *Network
 }
 
 type patWeight [2]int32
@@ -143,13 +146,17 @@ func (m *Model) Evaluate(v *movegen.Variant, p *movegen.Position) int {
 	return m.finish(p, open, end)
 }
 
-// finish mixes the phases and scales to hundredths of a man.
+// finish mixes the phases, scales to hundredths of a man and adds the
+// network's output.
 func (m *Model) finish(p *movegen.Position, open, end int32) int {
 	n := int32(min(p.Occupied().Count(), MaxPhase))
 	s := int((open*n + end*(MaxPhase-n)) / (MaxPhase * Unit))
 	if p.Kings == p.Occupied() {
 		// scaleKingsOnly works from White's view; the sign does not matter.
 		s = scaleKingsOnly(p, s)
+	}
+	if m.Net != nil {
+		s += m.Net.Evaluate(p)
 	}
 	return max(min(s, KnownWin-1), -KnownWin+1)
 }

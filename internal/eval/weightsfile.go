@@ -22,9 +22,11 @@ import (
 //	byte  7      feature layout (1 to 4: see layout.go)
 //	bytes 8-11   count of weights (the layout's Params)
 //	bytes 12-13  Unit: weights per hundredth of a man (16)
-//	bytes 14-15  zero
-//	then count int16 weights: the opening phase's PhaseParams, then the endgame's
-//	     (version 2: those 2*count bytes as one zlib stream; most pattern
+//	bytes 14-15  hidden units of the network that follows the weights: 0 (none)
+//	             or NetHidden (32; version 2 only)
+//	then count int16 weights: the opening phase's PhaseParams, then the endgame's,
+//	     then, with a network, its NetParams int16 values (network.go)
+//	     (version 2: all those bytes as one zlib stream; most pattern
 //	     weights are 0, configurations never seen in training, so a
 //	     layout-2 file of 2.8 MB shrinks several times)
 //	last 4 bytes CRC-32 (IEEE) of everything before it
@@ -48,6 +50,7 @@ var maxFileSize = func() int {
 	for _, l := range Layouts {
 		n = max(n, l.FileSize())
 	}
+	n += 2 * NetParams
 	return n + n/1024 + 64
 }()
 
@@ -60,9 +63,13 @@ func (m *Model) Marshal() []byte {
 	buf[7] = byte(m.Layout.ID)
 	binary.LittleEndian.PutUint32(buf[8:], uint32(len(m.Params)))
 	binary.LittleEndian.PutUint16(buf[12:], Unit)
-	raw := make([]byte, 0, 2*len(m.Params))
+	raw := make([]byte, 0, 2*len(m.Params)+2*NetParams)
 	for _, x := range m.Params {
 		raw = binary.LittleEndian.AppendUint16(raw, uint16(x))
+	}
+	if m.Net != nil {
+		binary.LittleEndian.PutUint16(buf[14:], NetHidden)
+		raw = appendNet(raw, m.Net)
 	}
 	var z bytes.Buffer
 	zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
@@ -105,8 +112,16 @@ func Unmarshal(data []byte, v *movegen.Variant) (*Model, error) {
 	if unit := binary.LittleEndian.Uint16(data[12:]); unit != Unit {
 		return nil, fmt.Errorf("unit %d, want %d", unit, Unit)
 	}
-	if r := binary.LittleEndian.Uint16(data[14:]); r != 0 {
-		return nil, fmt.Errorf("reserved header bytes 14-15 are %#x, want 0", r)
+	hidden := binary.LittleEndian.Uint16(data[14:])
+	switch {
+	case hidden != 0 && hidden != NetHidden:
+		return nil, fmt.Errorf("a network of %d hidden units, this build reads %d", hidden, NetHidden)
+	case hidden != 0 && ver == 1:
+		return nil, errors.New("a network in a version-1 file (networks come in version 2)")
+	}
+	netBytes := 0
+	if hidden != 0 {
+		netBytes = 2 * NetParams
 	}
 	body := data[:len(data)-4]
 	if sum := binary.LittleEndian.Uint32(data[len(data)-4:]); sum != crc32.ChecksumIEEE(body) {
@@ -123,15 +138,15 @@ func Unmarshal(data []byte, v *movegen.Variant) (*Model, error) {
 			return nil, fmt.Errorf("compressed weights: %v", err)
 		}
 		// At most one byte more than the weights: more is trailing data.
-		raw, err = io.ReadAll(io.LimitReader(zr, int64(2*count)+1))
+		raw, err = io.ReadAll(io.LimitReader(zr, int64(2*count)+int64(netBytes)+1))
 		if err == nil {
 			err = zr.Close()
 		}
 		switch {
 		case err != nil:
 			return nil, fmt.Errorf("compressed weights: %v", err)
-		case len(raw) != int(2*count):
-			return nil, fmt.Errorf("compressed weights: %d bytes, want %d", len(raw), 2*count)
+		case len(raw) != int(2*count)+netBytes:
+			return nil, fmt.Errorf("compressed weights: %d bytes, want %d", len(raw), int(2*count)+netBytes)
 		case br.Len() != 0:
 			return nil, fmt.Errorf("%d bytes after the compressed weights (trailing data)", br.Len())
 		}
@@ -140,7 +155,18 @@ func Unmarshal(data []byte, v *movegen.Variant) (*Model, error) {
 	for i := range params {
 		params[i] = int16(binary.LittleEndian.Uint16(raw[2*i:]))
 	}
-	return NewLayoutModel(fv, l, params), nil
+	m := NewLayoutModel(fv, l, params)
+	if netBytes != 0 {
+		np := make([]int16, NetParams)
+		for i := range np {
+			np[i] = int16(binary.LittleEndian.Uint16(raw[2*int(count)+2*i:]))
+		}
+		var err error
+		if m.Net, err = NewNetwork(np); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
 }
 
 // ReadModel reads a weights file from r for variant v (nil: any).

@@ -48,7 +48,7 @@ func TestWeightsFileRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if back.Variant != v || back.Layout != l || !slicesEqual(back.Params, m.Params) {
+			if back.Variant != v || back.Layout != l || !slicesEqual(back.Params, m.Params) || (back.Net == nil) != (m.Net == nil) || m.Net != nil && !slicesEqual(back.Net.Params(), m.Net.Params()) {
 				t.Fatalf("%s: round trip changed the weights", v.Name)
 			}
 		}
@@ -127,7 +127,7 @@ func testRefused(t *testing.T, good []byte) {
 		{"other layout", mod(func(b []byte) []byte { b[7] = 1 + b[7]%2; return resum(b) }), nil, "weights, layout"},
 		{"count", mod(func(b []byte) []byte { b[8]++; return resum(b) }), nil, "weights, layout"},
 		{"unit", mod(func(b []byte) []byte { b[12] = 3; return resum(b) }), nil, "unit"},
-		{"reserved bytes", mod(func(b []byte) []byte { b[14] = 1; return resum(b) }), nil, "reserved header bytes"},
+		{"hidden units", mod(func(b []byte) []byte { b[14] = 1; return resum(b) }), nil, "1 hidden units"},
 		{"unknown variant", mod(func(b []byte) []byte { b[6] = 20; return resum(b) }), nil, "unknown variant"},
 		{"wrong variant", good, movegen.Russian, "weights for brazilian, not russian"},
 		{"flipped weight byte", mod(func(b []byte) []byte { b[headerSize+12345] ^= 0x10; return b }), nil, "checksum"},
@@ -200,6 +200,9 @@ func FuzzReadModel(f *testing.F) {
 	f.Add(randomLayoutModel(movegen.Russian, Layout2, 13).Marshal())
 	f.Add(randomLayoutModel(movegen.Brazilian, Layout3, 15).Marshal())
 	f.Add(randomLayoutModel(movegen.Portuguese, Layout4, 16).Marshal())
+	withNet := randomLayoutModel(movegen.Russian, Layout3, 17)
+	withNet.Net = randomNetwork(17)
+	f.Add(withNet.Marshal())
 	f.Add([]byte("RIOW"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ReadModel(bytes.NewReader(data), nil)
@@ -207,7 +210,7 @@ func FuzzReadModel(f *testing.F) {
 			return
 		}
 		back, err := Unmarshal(m.Marshal(), nil)
-		if err != nil || back.Layout != m.Layout || back.Variant != m.Variant || !slicesEqual(back.Params, m.Params) {
+		if err != nil || back.Layout != m.Layout || back.Variant != m.Variant || !slicesEqual(back.Params, m.Params) || (back.Net == nil) != (m.Net == nil) || m.Net != nil && !slicesEqual(back.Net.Params(), m.Net.Params()) {
 			t.Fatalf("an accepted file's model does not round trip: %v", err)
 		}
 	})

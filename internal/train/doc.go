@@ -16,5 +16,8 @@
 // penalty on the pattern weights, by Adam over mini-batches. Whole games
 // are held out for validation and the epoch with the lowest validation
 // loss is kept. The split, the shuffles and the sums' order depend only on
-// the seed and the thread count, so a fit is reproducible.
+// the seed and the thread count, so a fit is reproducible. A network
+// (network.go, eval.Network) is fitted on top of given pattern weights,
+// which stay as they are, to the same targets; on one thread, so it depends
+// on the seed alone.
 package train

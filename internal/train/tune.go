@@ -94,27 +94,8 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 	if cfg.Batch <= 0 || cfg.LR <= 0 || cfg.Epochs <= 0 || cfg.Lambda < 0 || cfg.Lambda > 1 || cfg.L2 < 0 || cfg.Validation < 0 || cfg.Validation >= 1 {
 		return nil, res, errors.New("bad tuning settings")
 	}
-	// Hold out whole games: positions of one game are alike.
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x7475_6e65))
-	var trainIdx, valIdx []int
-	inVal := false
-	for i := range records {
-		if records[i].First || i == 0 {
-			inVal = rng.Float64() < cfg.Validation
-		}
-		if !eval.Trainable(v, &records[i].Pos) {
-			continue
-		}
-		if inVal {
-			valIdx = append(valIdx, i)
-		} else {
-			trainIdx = append(trainIdx, i)
-		}
-	}
-	if len(trainIdx) == 0 {
-		// Every game was held out (a tiny file): train on them instead.
-		trainIdx, valIdx = valIdx, nil
-	}
+	trainIdx, valIdx := splitGames(records, v, cfg.Validation, rng)
 	if len(trainIdx) == 0 {
 		return nil, res, errors.New("no trainable positions")
 	}
@@ -241,6 +222,31 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 	return eval.NewLayoutModel(v, l, params), res, nil
 }
 
+// splitGames returns the indices of the trainable records, held out whole
+// games at a time (positions of one game are alike) with chance
+// validation each. If every game was held out (a tiny file), they train
+// instead.
+func splitGames(records []Record, v *movegen.Variant, validation float64, rng *rand.Rand) (trainIdx, valIdx []int) {
+	inVal := false
+	for i := range records {
+		if records[i].First || i == 0 {
+			inVal = rng.Float64() < validation
+		}
+		if !eval.Trainable(v, &records[i].Pos) {
+			continue
+		}
+		if inVal {
+			valIdx = append(valIdx, i)
+		} else {
+			trainIdx = append(trainIdx, i)
+		}
+	}
+	if len(trainIdx) == 0 {
+		trainIdx, valIdx = valIdx, nil
+	}
+	return trainIdx, valIdx
+}
+
 // geometry is where a layout's weights sit in theta.
 type geometry struct {
 	layout           *eval.FeatureLayout
@@ -311,15 +317,22 @@ func prepare(g geometry, records []Record, idx []int, lambda, k float64, threads
 			}
 			s.pieces, s.sign = int8(f.Pieces), int8(f.Sign)
 			s.factor = 1 / float32(eval.Damping(&r.Pos))
-			score := sigmoid(float64(r.Score) / k)
-			result, judged := moverResult(r)
-			if !judged {
-				result = score
-			}
-			s.target = float32(lambda*result + (1-lambda)*score)
+			s.target = float32(target(r, lambda, k))
 		}
 	})
 	return out
+}
+
+// target is what a fit predicts for r: its result for the mover mixed
+// with its search score through the sigmoid of scale k (lambda: the
+// result's share); a score-only record's target is its score's alone.
+func target(r *Record, lambda, k float64) float64 {
+	score := sigmoid(float64(r.Score) / k)
+	result, judged := moverResult(r)
+	if !judged {
+		result = score
+	}
+	return lambda*result + (1-lambda)*score
 }
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
