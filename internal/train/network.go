@@ -3,7 +3,6 @@ package train
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 
 	"github.com/riodraughts/rio/internal/eval"
 )
@@ -132,30 +131,16 @@ func TuneNetwork(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, err
 	if cfg.Init == nil {
 		return nil, res, errors.New("a network is fitted on top of starting weights (--init)")
 	}
-	for _, x := range []float64{cfg.LR, cfg.Lambda, cfg.Validation, cfg.Scale} {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, res, errors.New("bad tuning settings: not a finite number")
-		}
-	}
-	if cfg.Batch <= 0 || cfg.LR <= 0 || cfg.Epochs <= 0 || cfg.Lambda < 0 || cfg.Lambda > 1 || cfg.Validation < 0 || cfg.Validation >= 1 {
-		return nil, res, errors.New("bad tuning settings")
-	}
 	if cfg.Init.Variant != v {
 		return nil, res, errors.New("starting weights of another variant")
 	}
 	base := *cfg.Init
 	base.Net = nil
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x7475_6e65))
-	trainIdx, valIdx := splitGames(records, v, cfg.Validation, rng)
-	if len(trainIdx) == 0 {
-		return nil, res, errors.New("no trainable positions")
+	rng, trainIdx, valIdx, err := cfg.split(records, &res)
+	if err != nil {
+		return nil, res, err
 	}
 	shared := len(valIdx) == 0
-	res.Train, res.Validation = len(trainIdx), len(valIdx)
-	res.Scale = cfg.Scale
-	if res.Scale <= 0 {
-		res.Scale = fitScale(records, trainIdx)
-	}
 	k := res.Scale
 	threads := max(cfg.Threads, 1)
 	tr := prepareNet(&base, records, trainIdx, cfg.Lambda, k, threads)

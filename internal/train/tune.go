@@ -86,27 +86,13 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 	var res TuneResult
 	v := cfg.Variant
 	threads := max(cfg.Threads, 1)
-	for _, x := range []float64{cfg.LR, cfg.Lambda, cfg.L2, cfg.Validation, cfg.Scale} {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, res, errors.New("bad tuning settings: not a finite number")
-		}
-	}
-	if cfg.Batch <= 0 || cfg.LR <= 0 || cfg.Epochs <= 0 || cfg.Lambda < 0 || cfg.Lambda > 1 || cfg.L2 < 0 || cfg.Validation < 0 || cfg.Validation >= 1 {
-		return nil, res, errors.New("bad tuning settings")
-	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x7475_6e65))
-	trainIdx, valIdx := splitGames(records, v, cfg.Validation, rng)
-	if len(trainIdx) == 0 {
-		return nil, res, errors.New("no trainable positions")
+	rng, trainIdx, valIdx, err := cfg.split(records, &res)
+	if err != nil {
+		return nil, res, err
 	}
 	// Without held-out games (--validation 0, or too few games), epochs
 	// are judged by the loss over the training set.
 	shared := len(valIdx) == 0
-	res.Train, res.Validation = len(trainIdx), len(valIdx)
-	res.Scale = cfg.Scale
-	if res.Scale <= 0 {
-		res.Scale = fitScale(records, trainIdx)
-	}
 	k := res.Scale
 	l := cfg.Layout
 	switch {
@@ -220,6 +206,32 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 		params[i] = int16(max(min(math.Round(x*eval.Unit), 32767), -32767))
 	}
 	return eval.NewLayoutModel(v, l, params), res, nil
+}
+
+// split checks cfg's settings and holds out its validation games:
+// records' trainable indices, the random generator of the fit (seeded by
+// cfg.Seed, drawn from for the split first), and res's counts and scale
+// (cfg.Scale, or fitted to the training records' scores).
+func (cfg *TuneConfig) split(records []Record, res *TuneResult) (*rand.Rand, []int, []int, error) {
+	for _, x := range []float64{cfg.LR, cfg.Lambda, cfg.L2, cfg.Validation, cfg.Scale} {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, nil, nil, errors.New("bad tuning settings: not a finite number")
+		}
+	}
+	if cfg.Batch <= 0 || cfg.LR <= 0 || cfg.Epochs <= 0 || cfg.Lambda < 0 || cfg.Lambda > 1 || cfg.L2 < 0 || cfg.Validation < 0 || cfg.Validation >= 1 {
+		return nil, nil, nil, errors.New("bad tuning settings")
+	}
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x7475_6e65))
+	trainIdx, valIdx := splitGames(records, cfg.Variant, cfg.Validation, rng)
+	if len(trainIdx) == 0 {
+		return nil, nil, nil, errors.New("no trainable positions")
+	}
+	res.Train, res.Validation = len(trainIdx), len(valIdx)
+	res.Scale = cfg.Scale
+	if res.Scale <= 0 {
+		res.Scale = fitScale(records, trainIdx)
+	}
+	return rng, trainIdx, valIdx, nil
 }
 
 // splitGames returns the indices of the trainable records, held out whole
