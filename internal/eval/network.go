@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/riodraughts/rio/internal/movegen"
@@ -155,12 +154,4 @@ func NewNetwork(params []int16) (*Network, error) {
 	copy(n.w2[:], params[len(n.w1)+len(n.b1):])
 	n.b2 = params[NetParams-1]
 	return n, nil
-}
-
-// appendNet appends the network's values as little-endian int16.
-func appendNet(buf []byte, n *Network) []byte {
-	for _, x := range n.Params() {
-		buf = binary.LittleEndian.AppendUint16(buf, uint16(x))
-	}
-	return buf
 }

@@ -178,12 +178,9 @@ func TestNetworkFile(t *testing.T) {
 		zw.Close()
 		return resum(append(append(b, z.Bytes()...), 0, 0, 0, 0))
 	}
-	raw := make([]byte, 0, 2*len(m.Params)+2*NetParams)
-	for _, x := range m.Params {
-		raw = binary.LittleEndian.AppendUint16(raw, uint16(x))
-	}
+	raw := appendInt16s(nil, m.Params)
 	patterns := len(raw)
-	raw = appendNet(raw, m.Net)
+	raw = appendInt16s(raw, m.Net.Params())
 	if _, err := Unmarshal(withRaw(NetHidden, raw), nil); err != nil {
 		t.Fatalf("the rewritten good file: %v", err)
 	}

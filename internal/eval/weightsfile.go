@@ -63,13 +63,10 @@ func (m *Model) Marshal() []byte {
 	buf[7] = byte(m.Layout.ID)
 	binary.LittleEndian.PutUint32(buf[8:], uint32(len(m.Params)))
 	binary.LittleEndian.PutUint16(buf[12:], Unit)
-	raw := make([]byte, 0, 2*len(m.Params)+2*NetParams)
-	for _, x := range m.Params {
-		raw = binary.LittleEndian.AppendUint16(raw, uint16(x))
-	}
+	raw := appendInt16s(make([]byte, 0, 2*len(m.Params)+2*NetParams), m.Params)
 	if m.Net != nil {
 		binary.LittleEndian.PutUint16(buf[14:], NetHidden)
-		raw = appendNet(raw, m.Net)
+		raw = appendInt16s(raw, m.Net.Params())
 	}
 	var z bytes.Buffer
 	zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
@@ -151,22 +148,26 @@ func Unmarshal(data []byte, v *movegen.Variant) (*Model, error) {
 			return nil, fmt.Errorf("%d bytes after the compressed weights (trailing data)", br.Len())
 		}
 	}
-	params := make([]int16, count)
-	for i := range params {
-		params[i] = int16(binary.LittleEndian.Uint16(raw[2*i:]))
+	values := make([]int16, len(raw)/2)
+	for i := range values {
+		values[i] = int16(binary.LittleEndian.Uint16(raw[2*i:]))
 	}
-	m := NewLayoutModel(fv, l, params)
+	m := NewLayoutModel(fv, l, values[:count:count])
 	if netBytes != 0 {
-		np := make([]int16, NetParams)
-		for i := range np {
-			np[i] = int16(binary.LittleEndian.Uint16(raw[2*int(count)+2*i:]))
-		}
 		var err error
-		if m.Net, err = NewNetwork(np); err != nil {
+		if m.Net, err = NewNetwork(values[count:]); err != nil {
 			return nil, err
 		}
 	}
 	return m, nil
+}
+
+// appendInt16s appends values as little-endian int16, the file's order.
+func appendInt16s(buf []byte, values []int16) []byte {
+	for _, x := range values {
+		buf = binary.LittleEndian.AppendUint16(buf, uint16(x))
+	}
+	return buf
 }
 
 // ReadModel reads a weights file from r for variant v (nil: any).
