@@ -40,6 +40,17 @@ type Network struct {
 	// inputs add lane by lane without a carry into the next lane (32 *
 	// 2047 < 65536), four units with one 64-bit addition.
 	packed [NetInputs][NetHidden / 4]uint64
+	// bySquare[piece][s] is packed's row of that piece (0-3, as the
+	// inputs) on the square with bitboard index s, seen from White
+	// (bySquare[0]) or turned (bySquare[1], the row of square 34-s) so
+	// that Evaluate adds rows straight from a bitboard's bits, without
+	// turning the board or mapping squares. 64 rows per piece: any
+	// square a Bitboard holds is in range, so the lookup needs no check;
+	// the rows of bits outside the board stay zero.
+	bySquare [2][4][64][NetHidden / 4]uint64
+	// b1q[q] and w2q[q] are B1 and W2 of units 4q to 4q+3 as int32, in
+	// the packed words' order.
+	b1q, w2q [NetHidden / 4][4]int32
 }
 
 const (
@@ -82,11 +93,31 @@ func NetFeatures(p *movegen.Position, act *[32]uint8) int {
 }
 
 // Evaluate returns the network's output for p, in hundredths of a man for
-// the side to move. It allocates nothing.
+// the side to move: EvaluateInputs of NetFeatures(p), with the rows added
+// straight from the bitboards into eight sums held in registers (a third
+// of the time of the general path). It allocates nothing.
 func (n *Network) Evaluate(p *movegen.Position) int {
-	var act [32]uint8
-	k := NetFeatures(p, &act)
-	return n.EvaluateInputs(act[:k])
+	own, opp, k := p.Pieces[movegen.White], p.Pieces[movegen.Black], p.Kings
+	view := &n.bySquare[0]
+	if p.Side == movegen.Black {
+		own, opp, view = opp, own, &n.bySquare[1]
+	}
+	var s0, s1, s2, s3, s4, s5, s6, s7 uint64
+	for piece, b := range [4]movegen.Bitboard{own &^ k, own & k, opp &^ k, opp & k} {
+		rows := &view[piece]
+		for ; b != 0; b &= b - 1 {
+			r := &rows[b.First()&63]
+			s0 += r[0]
+			s1 += r[1]
+			s2 += r[2]
+			s3 += r[3]
+			s4 += r[4]
+			s5 += r[5]
+			s6 += r[6]
+			s7 += r[7]
+		}
+	}
+	return n.output(&[NetHidden / 4]uint64{s0, s1, s2, s3, s4, s5, s6, s7}, (own | opp).Count())
 }
 
 // EvaluateInputs returns the network's output for the inputs that are 1
@@ -101,16 +132,27 @@ func (n *Network) EvaluateInputs(act []uint8) int {
 			sum[q] += row[q]
 		}
 	}
-	bias := int32(netLaneBias * len(act))
-	out := int32(n.b2) * NetOne
+	return n.output(&sum, len(act))
+}
+
+// output finishes a forward pass from the packed sums of count inputs:
+// each unit unpacked, clipped and weighed, into four sums so that the
+// multiplications do not wait on each other.
+func (n *Network) output(sum *[NetHidden / 4]uint64, count int) int {
+	bias := int32(netLaneBias * count)
+	var o0, o1, o2, o3 int32
 	for q, x := range sum {
-		for l := range 4 {
-			j := 4*q + l
-			a := int32(x>>(16*l)&0xFFFF) - bias + int32(n.b1[j])
-			out += int32(n.w2[j]) * min(max(a, 0), NetOne)
-		}
+		b, w := &n.b1q[q], &n.w2q[q]
+		a0 := int32(x&0xFFFF) - bias + b[0]
+		a1 := int32(x>>16&0xFFFF) - bias + b[1]
+		a2 := int32(x>>32&0xFFFF) - bias + b[2]
+		a3 := int32(x>>48) - bias + b[3]
+		o0 += w[0] * min(max(a0, 0), NetOne)
+		o1 += w[1] * min(max(a1, 0), NetOne)
+		o2 += w[2] * min(max(a2, 0), NetOne)
+		o3 += w[3] * min(max(a3, 0), NetOne)
 	}
-	return int(out / (NetOne * NetOutUnit))
+	return int((int32(n.b2)*NetOne + o0 + o1 + o2 + o3) / (NetOne * NetOutUnit))
 }
 
 // evaluateSlow is EvaluateInputs unit by unit, input by input: the
@@ -150,8 +192,19 @@ func NewNetwork(params []int16) (*Network, error) {
 		}
 		n.packed[i/NetHidden][i%NetHidden/4] |= uint64(int32(x)+netLaneBias) << (16 * (i % 4))
 	}
+	for b := movegen.Valid; b != 0; b &= b - 1 {
+		s := b.First()
+		for piece := range 4 {
+			n.bySquare[0][piece][s] = n.packed[piece*32+KingIndex(s)]
+			n.bySquare[1][piece][s] = n.packed[piece*32+KingIndex(34-s)]
+		}
+	}
 	copy(n.b1[:], params[len(n.w1):])
 	copy(n.w2[:], params[len(n.w1)+len(n.b1):])
 	n.b2 = params[NetParams-1]
+	for j := range NetHidden {
+		n.b1q[j/4][j%4] = int32(n.b1[j])
+		n.w2q[j/4][j%4] = int32(n.w2[j])
+	}
 	return n, nil
 }

@@ -205,3 +205,14 @@ func TestNetworkFile(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNetworkEvaluate is the network's own cost, from a position.
+func BenchmarkNetworkEvaluate(b *testing.B) {
+	v := movegen.Brazilian
+	n := randomNetwork(1)
+	p, _ := v.ParseFEN("W:W17,21,22,23,24,25,26,28,K30:B1,2,3,4,6,7,8,9,11,12,K14")
+	s := 0
+	for b.Loop() {
+		s += n.Evaluate(&p)
+	}
+}
