@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/crc32"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,14 +194,18 @@ func TestBuiltinWeights(t *testing.T) {
 // FuzzReadModel: the reader never panics; whatever it accepts marshals
 // back to the same bytes.
 func FuzzReadModel(f *testing.F) {
-	good := randomModel(movegen.Portuguese, 12).Marshal()
+	// Seeds of every layout, one with a network, one of version 1 and a
+	// truncated one. Their weights are sparse, so the files compress to a
+	// few kilobytes: the fuzzer mutates them quickly, where a file of
+	// random weights (megabytes) runs a handful of inputs a minute.
+	good := sparseModel(movegen.Portuguese, Layout1, 12).Marshal()
 	f.Add(good)
 	f.Add(good[:headerSize+4])
-	f.Add(marshalV1(randomModel(movegen.Brazilian, 14)))
-	f.Add(randomLayoutModel(movegen.Russian, Layout2, 13).Marshal())
-	f.Add(randomLayoutModel(movegen.Brazilian, Layout3, 15).Marshal())
-	f.Add(randomLayoutModel(movegen.Portuguese, Layout4, 16).Marshal())
-	withNet := randomLayoutModel(movegen.Russian, Layout3, 17)
+	f.Add(marshalV1(sparseModel(movegen.Brazilian, Layout1, 14)))
+	f.Add(sparseModel(movegen.Russian, Layout2, 13).Marshal())
+	f.Add(sparseModel(movegen.Brazilian, Layout3, 15).Marshal())
+	f.Add(sparseModel(movegen.Portuguese, Layout4, 16).Marshal())
+	withNet := sparseModel(movegen.Russian, Layout3, 17)
 	withNet.Net = randomNetwork(17)
 	f.Add(withNet.Marshal())
 	f.Add([]byte("RIOW"))
@@ -214,4 +219,15 @@ func FuzzReadModel(f *testing.F) {
 			t.Fatalf("an accepted file's model does not round trip: %v", err)
 		}
 	})
+}
+
+// sparseModel is a model of layout l with one weight in a thousand set at
+// random, the rest zero.
+func sparseModel(v *movegen.Variant, l *FeatureLayout, seed uint64) *Model {
+	rng := rand.New(rand.NewPCG(seed, 9))
+	p := make([]int16, l.Params())
+	for range len(p) / 1000 {
+		p[rng.IntN(len(p))] = int16(rng.IntN(2001) - 1000)
+	}
+	return NewLayoutModel(v, l, p)
 }
