@@ -18,7 +18,7 @@ import (
 // answer a 200 or a 4xx with a JSON error, never a 500. Seeds are below and
 // in testdata/fuzz/<FuzzName>/. Run one with, for example,
 //
-//	go test -run XXX -fuzz FuzzGameRequest -fuzztime 1m ./internal/gui/
+//	go test -run XXX -fuzz FuzzGameRequest -fuzztime 1000000x ./internal/gui/
 
 const fuzzHost = "127.0.0.1:8080"
 

@@ -6,7 +6,7 @@ import "testing"
 // whatever is accepted survives format -> parse unchanged. Seeds are below
 // and in testdata/fuzz/<FuzzName>/. Run one with, for example,
 //
-//	go test -run XXX -fuzz FuzzParseFEN -fuzztime 1m ./internal/movegen/
+//	go test -run XXX -fuzz FuzzParseFEN -fuzztime 1000000x ./internal/movegen/
 
 func FuzzParseFEN(f *testing.F) {
 	for _, s := range []string{
