@@ -73,6 +73,9 @@ func Select(v *movegen.Variant, name, file string) (Func, error) {
 		return Evaluate, nil
 	case "learned", "":
 		if file == "" {
+			// v's weights are read now, not in the first search, which
+			// would pay for it (some 50 ms) on its clock or in its time.
+			Builtin(v)
 			return Learned, nil
 		}
 		m, err := LoadModel(file, v)

@@ -39,6 +39,16 @@ func benchmarkSearchEval(b *testing.B, threads int, fn eval.Func) {
 	var nodes int64
 	e := NewEngine(16, zerolog.Nop())
 	e.Eval = fn
+	// Each variant's built-in weights are read by its first evaluation:
+	// done here, before b.Loop starts the timer, as engine bench and the
+	// protocols do before their first search.
+	for _, bp := range BenchPositions {
+		p, err := bp.Variant.ParsePosition(bp.FEN)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fn(bp.Variant, &p)
+	}
 	for b.Loop() {
 		for _, bp := range BenchPositions {
 			p, err := bp.Variant.ParsePosition(bp.FEN)
