@@ -50,7 +50,7 @@ func runGui(ctx context.Context, env *Env, args []string) error {
 	case *egdbPieces > egdb.DefaultPieces && *egdbPath == "":
 		return usagef("--egdb-pieces %d needs --egdb-path (tables of more than %d pieces are built with engine egdb build)", *egdbPieces, egdb.DefaultPieces)
 	}
-	evalFn, err := ef.evaluator(movegen.Brazilian) // learned and classic serve every variant
+	evalFn, err := ef.evaluator(v) // learned and classic serve every variant; this reads v's weights now
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ type Network struct {
 	// inputs add lane by lane without a carry into the next lane (32 *
 	// 2047 < 65536), four units with one 64-bit addition.
 	packed [NetInputs][NetHidden / 4]uint64
-	// bySquare[piece][s] is packed's row of that piece (0-3, as the
+	// bySquare[view][piece][s] is packed's row of that piece (0-3, as the
 	// inputs) on the square with bitboard index s, seen from White
 	// (bySquare[0]) or turned (bySquare[1], the row of square 34-s) so
 	// that Evaluate adds rows straight from a bitboard's bits, without
@@ -73,6 +73,10 @@ const (
 	// W1, B1, W2, B2.
 	NetParams = NetInputs*NetHidden + 2*NetHidden + 1
 )
+
+// Evaluate keeps its sums in eight variables, one per packed word: a
+// NetHidden other than 32 must fail to build rather than leave units out.
+var _ [NetHidden / 4]uint64 = [8]uint64{}
 
 // NetFeatures writes the inputs of p that are 1 to act and returns how
 // many there are (at most 24 on a board of 24 pieces; more pieces than 32

@@ -74,9 +74,37 @@ func TestNetworkPackedMatchesSlow(t *testing.T) {
 	for i := range all {
 		all[i] = uint8(4 * i)
 	}
+	// Boards with every square taken (more pieces than a legal position
+	// has), men and kings of both sides, each side to move: Evaluate's 32
+	// rows at the lanes' limits.
+	var full []movegen.Position
+	var white, kings movegen.Bitboard
+	for i, b := 0, movegen.Valid; b != 0; i, b = i+1, b&(b-1) {
+		if i < 16 {
+			white |= b & -b
+		}
+		if i%3 != 0 {
+			kings |= b & -b
+		}
+	}
+	for _, k := range []movegen.Bitboard{kings, 0, movegen.Valid} {
+		for _, side := range []movegen.Color{movegen.White, movegen.Black} {
+			var p movegen.Position
+			p.Pieces[movegen.White], p.Pieces[movegen.Black] = white, movegen.Valid&^white
+			p.Kings, p.Side = k, side
+			full = append(full, p)
+		}
+	}
 	for _, n := range nets {
 		if a, b := n.EvaluateInputs(all[:]), n.evaluateSlow(all[:]); a != b {
 			t.Fatalf("32 inputs: packed %d, definition %d", a, b)
+		}
+		for _, p := range full {
+			var act [32]uint8
+			k := NetFeatures(&p, &act)
+			if a, b := n.Evaluate(&p), n.evaluateSlow(act[:k]); k != 32 || a != b {
+				t.Fatalf("%s: %d inputs, Evaluate %d, definition %d", movegen.Brazilian.FormatFEN(&p, false), k, a, b)
+			}
 		}
 		for _, v := range movegen.Variants {
 			for _, p := range randomPositions(v, 20, 5) {
@@ -215,4 +243,37 @@ func BenchmarkNetworkEvaluate(b *testing.B) {
 	for b.Loop() {
 		s += n.Evaluate(&p)
 	}
+}
+
+// FuzzNewNetwork: any values are either refused (a first-layer value out
+// of range) or give a network whose Params are those values and whose
+// fast path equals the definition.
+func FuzzNewNetwork(f *testing.F) {
+	for _, seed := range []uint64{1, 2} {
+		f.Add(appendInt16s(nil, randomNetwork(seed).Params()))
+	}
+	f.Add([]byte{})
+	positions := randomPositions(movegen.Russian, 3, 9)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// The bytes as little-endian values, cut or padded with zeros
+		// to a network's count.
+		params := make([]int16, NetParams)
+		for i := range min(len(data)/2, NetParams) {
+			params[i] = int16(binary.LittleEndian.Uint16(data[2*i:]))
+		}
+		n, err := NewNetwork(params)
+		if err != nil {
+			return
+		}
+		if !slicesEqual(n.Params(), params) {
+			t.Fatal("Params differ from the values given")
+		}
+		for _, p := range positions {
+			var act [32]uint8
+			k := NetFeatures(&p, &act)
+			if a, b := n.Evaluate(&p), n.evaluateSlow(act[:k]); a != b {
+				t.Fatalf("%s: Evaluate %d, definition %d", movegen.Russian.FormatFEN(&p, false), a, b)
+			}
+		}
+	})
 }

@@ -191,13 +191,14 @@ func TestBuiltinWeights(t *testing.T) {
 	}
 }
 
-// FuzzReadModel: the reader never panics; whatever it accepts marshals
-// back to the same bytes.
+// FuzzReadModel: the reader never panics; whatever it accepts reads back
+// from its own file as the same model.
 func FuzzReadModel(f *testing.F) {
 	// Seeds of every layout, one with a network, one of version 1 and a
-	// truncated one. Their weights are sparse, so the files compress to a
-	// few kilobytes: the fuzzer mutates them quickly, where a file of
-	// random weights (megabytes) runs a handful of inputs a minute.
+	// truncated one. Their weights are sparse, so the version-2 files
+	// compress to a few kilobytes (the version-1 file holds its 393,788
+	// bytes as they are): the fuzzer mutates them quickly, where files of
+	// random weights (megabytes) ran a handful of inputs a minute.
 	good := sparseModel(movegen.Portuguese, Layout1, 12).Marshal()
 	f.Add(good)
 	f.Add(good[:headerSize+4])
@@ -213,7 +214,9 @@ func FuzzReadModel(f *testing.F) {
 		roundTrip(t, data)
 		// Nearly every mutation breaks the checksum, which the reader
 		// checks first; the same bytes with their checksum rewritten
-		// reach the zlib stream, the values and the network behind it.
+		// reach the header's fields, a version-1 file's values and the
+		// zlib stream (whose own Adler-32 still refuses altered values:
+		// FuzzNewNetwork fuzzes a network's values directly).
 		if len(data) >= headerSize+4 {
 			roundTrip(t, resum(bytes.Clone(data)))
 		}
