@@ -258,9 +258,7 @@ func FuzzNewNetwork(f *testing.F) {
 		// The bytes as little-endian values, cut or padded with zeros
 		// to a network's count.
 		params := make([]int16, NetParams)
-		for i := range min(len(data)/2, NetParams) {
-			params[i] = int16(binary.LittleEndian.Uint16(data[2*i:]))
-		}
+		copy(params, decodeInt16s(data[:min(len(data), 2*NetParams)]))
 		n, err := NewNetwork(params)
 		if err != nil {
 			return

@@ -148,10 +148,7 @@ func Unmarshal(data []byte, v *movegen.Variant) (*Model, error) {
 			return nil, fmt.Errorf("%d bytes after the compressed weights (trailing data)", br.Len())
 		}
 	}
-	values := make([]int16, len(raw)/2)
-	for i := range values {
-		values[i] = int16(binary.LittleEndian.Uint16(raw[2*i:]))
-	}
+	values := decodeInt16s(raw)
 	m := NewLayoutModel(fv, l, values[:count:count])
 	if netBytes != 0 {
 		var err error
@@ -160,6 +157,16 @@ func Unmarshal(data []byte, v *movegen.Variant) (*Model, error) {
 		}
 	}
 	return m, nil
+}
+
+// decodeInt16s reads little-endian int16 values, the file's order (an odd
+// last byte is left out), the inverse of appendInt16s.
+func decodeInt16s(raw []byte) []int16 {
+	values := make([]int16, len(raw)/2)
+	for i := range values {
+		values[i] = int16(binary.LittleEndian.Uint16(raw[2*i:]))
+	}
+	return values
 }
 
 // appendInt16s appends values as little-endian int16, the file's order.
