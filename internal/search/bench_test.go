@@ -25,6 +25,29 @@ func BenchmarkSearch(b *testing.B) {
 	}
 }
 
+// BenchmarkSearchVariant is BenchmarkSearch on one variant's bench
+// positions at a time: the learned evaluation's cost differs by variant
+// (russian's weights carry a network, the others do not).
+func BenchmarkSearchVariant(b *testing.B) {
+	for _, v := range movegen.Variants {
+		var set []BenchPosition
+		for _, bp := range BenchPositions {
+			if bp.Variant == v {
+				set = append(set, bp)
+			}
+		}
+		for _, name := range eval.Names {
+			b.Run(v.Name+"/eval="+name, func(b *testing.B) {
+				fn, err := eval.Select(v, name, "")
+				if err != nil {
+					b.Fatal(err)
+				}
+				benchmarkSearchSet(b, 1, fn, set)
+			})
+		}
+	}
+}
+
 // BenchmarkSearchThreads2 is BenchmarkSearch with two threads: its ns/op
 // against BenchmarkSearch's is the time-to-depth ratio of lazy SMP.
 func BenchmarkSearchThreads2(b *testing.B) {
@@ -36,13 +59,17 @@ func BenchmarkSearchThreads2(b *testing.B) {
 func benchmarkSearch(b *testing.B, threads int) { benchmarkSearchEval(b, threads, eval.Learned) }
 
 func benchmarkSearchEval(b *testing.B, threads int, fn eval.Func) {
+	benchmarkSearchSet(b, threads, fn, BenchPositions)
+}
+
+func benchmarkSearchSet(b *testing.B, threads int, fn eval.Func, set []BenchPosition) {
 	var nodes int64
 	e := NewEngine(16, zerolog.Nop())
 	e.Eval = fn
 	// Each variant's built-in weights are read by its first evaluation:
 	// done here, before b.Loop starts the timer, as engine bench and the
 	// protocols do before their first search.
-	for _, bp := range BenchPositions {
+	for _, bp := range set {
 		p, err := bp.Variant.ParsePosition(bp.FEN)
 		if err != nil {
 			b.Fatal(err)
@@ -50,7 +77,7 @@ func benchmarkSearchEval(b *testing.B, threads int, fn eval.Func) {
 		fn(bp.Variant, &p)
 	}
 	for b.Loop() {
-		for _, bp := range BenchPositions {
+		for _, bp := range set {
 			p, err := bp.Variant.ParsePosition(bp.FEN)
 			if err != nil {
 				b.Fatal(err)
