@@ -20,7 +20,7 @@ func BenchmarkSearch(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			benchmarkSearchEval(b, 1, fn)
+			benchmarkSearchSet(b, 1, fn, BenchPositions)
 		})
 	}
 }
@@ -54,14 +54,13 @@ func BenchmarkSearchThreads2(b *testing.B) {
 	benchmarkSearch(b, 2)
 }
 
-// benchmarkSearch times, like engine bench, only the searches: the table
-// is cleared between positions with the timer stopped.
-func benchmarkSearch(b *testing.B, threads int) { benchmarkSearchEval(b, threads, eval.Learned) }
-
-func benchmarkSearchEval(b *testing.B, threads int, fn eval.Func) {
-	benchmarkSearchSet(b, threads, fn, BenchPositions)
+// benchmarkSearch is the learned evaluation over every bench position.
+func benchmarkSearch(b *testing.B, threads int) {
+	benchmarkSearchSet(b, threads, eval.Learned, BenchPositions)
 }
 
+// benchmarkSearchSet times, like engine bench, only the searches of set:
+// the table is cleared between positions with the timer stopped.
 func benchmarkSearchSet(b *testing.B, threads int, fn eval.Func, set []BenchPosition) {
 	var nodes int64
 	e := NewEngine(16, zerolog.Nop())
