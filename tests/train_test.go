@@ -193,6 +193,15 @@ func TestSelfplayTunePipeline(t *testing.T) {
 	if head, _ := os.ReadFile(withNet); len(head) < 20 || binary.LittleEndian.Uint16(head[14:]) != 32 || int(binary.LittleEndian.Uint32(head[8:])) != nweights {
 		t.Errorf("tune --network wrote %d bytes, header %x", len(head), head[:min(len(head), 16)])
 	}
+	// The patterns fitted again under that network keep it.
+	kept := filepath.Join(dir, "kept.rwt")
+	r = run(t, "", "tune", "--variant", "russian", "--data", data, "--init", withNet, "--keep-network", "--epochs", "1", "--out", kept)
+	if ls = lines(r.stdout); r.code != 0 || len(ls) == 0 || !tuneLine.MatchString(ls[len(ls)-1]) {
+		t.Fatalf("tune --keep-network: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if head, _ := os.ReadFile(kept); len(head) < 20 || binary.LittleEndian.Uint16(head[14:]) != 32 {
+		t.Errorf("tune --keep-network wrote %d bytes, header %x", len(head), head[:min(len(head), 16)])
+	}
 	netRun := run(t, "", "analyze", "--variant", "russian", "--eval-file", withNet, "--depth", "4")
 	if netRun.code != 0 || timing.ReplaceAllString(netRun.stdout, "") == timing.ReplaceAllString(analysisWith(t, weights), "") {
 		t.Errorf("the network changed nothing: exit %d, %q, stderr %q", netRun.code, netRun.stdout, netRun.stderr)
@@ -315,6 +324,9 @@ func TestEvalAndTrainBadInput(t *testing.T) {
 		{[]string{"tune", "--variant", "russian", "--data", data, "--lr", "Inf", "--out", filepath.Join(dir, "x.rwt")}, []string{"--lr", "finite"}},
 		{[]string{"tune", "--variant", "russian", "--data", data, "--network", "--out", filepath.Join(dir, "x.rwt")}, []string{"--network needs --init"}},
 		{[]string{"tune", "--variant", "russian", "--data", data, "--network", "--init", weights, "--layout", "3", "--out", filepath.Join(dir, "x.rwt")}, []string{"--network", "--layout"}},
+		{[]string{"tune", "--variant", "russian", "--data", data, "--keep-network", "--out", filepath.Join(dir, "x.rwt")}, []string{"--keep-network needs --init"}},
+		{[]string{"tune", "--variant", "russian", "--data", data, "--keep-network", "--init", weights, "--out", filepath.Join(dir, "x.rwt")}, []string{"network"}},
+		{[]string{"tune", "--variant", "russian", "--data", data, "--keep-network", "--network", "--init", weights, "--out", filepath.Join(dir, "x.rwt")}, []string{"--network", "--keep-network"}},
 		{[]string{"match", "--games", "2", "--sprt-play-on"}, []string{"--sprt-play-on needs --sprt"}},
 	}
 	for _, c := range cases {

@@ -40,6 +40,7 @@ func runTune(ctx context.Context, env *Env, args []string) error {
 	fs.IntVar(&d.Threads, "threads", 1, "threads (the result depends on the seed and the thread count only)")
 	initFile := fs.String("init", "", "start from these weights instead of material only")
 	fs.BoolVar(&d.FreezePatterns, "freeze-patterns", false, "keep --init's pattern weights and fit the rest (the scalars, king squares and material table)")
+	fs.BoolVar(&d.KeepNetwork, "keep-network", false, "fit the pattern weights under --init's network, which stays as it is (the other half of fitting both in turn)")
 	network := fs.Bool("network", false, "fit a network of 32 hidden units on top of --init's weights, which stay as they are (--lr and --batch default to 0.003 and 1024)")
 	layout := fs.Int("layout", 0, "feature layout to fit: 1 (15 windows of 8 squares), 2 (12 windows of 10 squares), 3 (layout 2 and king squares) or 4 (layout 3 and the material table); default: --init's, else 1")
 	// Flags and file names may mix: the flag package stops at the first
@@ -97,9 +98,12 @@ func runTune(ctx context.Context, env *Env, args []string) error {
 		if *initFile == "" {
 			return usagef("--network needs --init (the weights it is fitted on top of)")
 		}
-		if *layout != 0 || d.FreezePatterns || set["l2"] {
-			return usagef("--network keeps --init's weights: --layout, --freeze-patterns and --l2 do not apply")
+		if *layout != 0 || d.FreezePatterns || d.KeepNetwork || set["l2"] {
+			return usagef("--network keeps --init's weights: --layout, --freeze-patterns, --keep-network and --l2 do not apply")
 		}
+	}
+	if d.KeepNetwork && *initFile == "" {
+		return usagef("--keep-network needs --init (the weights whose network is kept)")
 	}
 	if *layout != 0 {
 		if d.Layout = eval.LayoutByID(*layout); d.Layout == nil {

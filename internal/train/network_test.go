@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/riodraughts/rio/internal/eval"
@@ -194,5 +195,72 @@ func TestNetworkGradient(t *testing.T) {
 		if n == 0 {
 			t.Fatalf("no value of part %d checked", part)
 		}
+	}
+}
+
+// TestTuneKeepNetwork: patterns fitted under a kept network (the other half
+// of fitting both in turn) keep the network as it was, score each position
+// as the engine does (the network's output included), and lower the
+// validation loss of the model with it; without a network to keep, the
+// fit is refused.
+func TestTuneKeepNetwork(t *testing.T) {
+	records := interactionRecords(12000, 1)
+	cfg := tuneConfig()
+	cfg.LR, cfg.Batch, cfg.Epochs, cfg.Lambda = 0.01, 64, 5, 0
+	withNet, _, err := TuneNetwork(records, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := tuneConfig()
+	keep.Lambda, keep.Init, keep.KeepNetwork = 0, withNet, true
+	m, res, err := Tune(records, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Net == nil || !slices.Equal(m.Net.Params(), withNet.Net.Params()) {
+		t.Fatal("the kept network changed or was dropped")
+	}
+	if slices.Equal(m.Params, withNet.Params) {
+		t.Fatal("no pattern weight moved")
+	}
+	// The fit's float score is the engine's, network and all.
+	v := keep.Variant
+	g := newGeometry(m.Layout)
+	theta := make([]float64, len(m.Params))
+	for i, x := range m.Params {
+		theta[i] = float64(x) / eval.Unit
+	}
+	idx := allIndices(len(records))
+	data := prepare(g, records, idx, 0, res.Scale, m.Net, 1)
+	withOutput := 0
+	for i := range data {
+		p := &records[i].Pos
+		if data[i].net != 0 {
+			withOutput++
+		}
+		fit, _ := g.score(&data[i], theta)
+		if got := m.Evaluate(v, p); math.Abs(float64(got)-fit) > 2+math.Abs(fit)*0.01 && math.Abs(float64(got)) < eval.KnownWin-1 {
+			t.Fatalf("record %d: evaluates %d, the fit scores %.1f", i, got, fit)
+		}
+	}
+	if withOutput < len(data)/2 {
+		t.Fatalf("the network gave an output on %d positions of %d", withOutput, len(data))
+	}
+	// Judged in the engine's arithmetic on the held-out games, the refit
+	// patterns do better under the network than the ones it was fitted on.
+	_, valIdx := splitGames(records, v, keep.Validation, rand.New(rand.NewPCG(keep.Seed, 0x7475_6e65)))
+	engineLoss := func(m *eval.Model) float64 {
+		sum := 0.0
+		for _, i := range valIdx {
+			sum += loss(sigmoid(float64(m.Evaluate(v, &records[i].Pos))/res.Scale), target(&records[i], 0, res.Scale))
+		}
+		return sum / float64(len(valIdx))
+	}
+	if before, after := engineLoss(withNet), engineLoss(m); after >= before || math.Abs(after-res.ValLoss) > 0.002 {
+		t.Fatalf("validation loss under the network: %.5f before the refit, %.5f after (the fit reported %.5f)", before, after, res.ValLoss)
+	}
+	keep.Init = tuneConfig().Init
+	if _, _, err := Tune(records, keep); err == nil || !strings.Contains(err.Error(), "network") {
+		t.Fatalf("a network kept from weights without one: %v", err)
 	}
 }

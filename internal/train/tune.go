@@ -44,6 +44,12 @@ type TuneConfig struct {
 	// rest: a few hundred weights on top of a generation's patterns,
 	// which take far fewer positions than the patterns themselves.
 	FreezePatterns bool
+	// KeepNetwork fits the pattern weights under Init's network, which
+	// stays as it is and is part of the fitted model: its output is added
+	// to each position's score, so the patterns learn what the network
+	// does not already give (the fit tune --network makes, the other way
+	// round; the two in turn fit both).
+	KeepNetwork bool
 	// Layout is the feature layout fitted (nil: Init's, else layout 1).
 	Layout *eval.FeatureLayout
 	// OnEpoch hears of each epoch's losses.
@@ -73,6 +79,9 @@ type sample struct {
 	sign   int8
 	// factor scales the weighted sum (1/eval.Damping).
 	factor float32
+	// net is the kept network's output (KeepNetwork), hundredths of a man
+	// for the mover, added after the damping as the engine adds it.
+	net    float32
 	target float32
 }
 
@@ -106,9 +115,16 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 	if cfg.FreezePatterns && cfg.Init == nil {
 		return nil, res, errors.New("frozen patterns need starting weights")
 	}
+	var net *eval.Network
+	if cfg.KeepNetwork {
+		if cfg.Init == nil || cfg.Init.Net == nil {
+			return nil, res, errors.New("keeping a network needs starting weights that have one")
+		}
+		net = cfg.Init.Net
+	}
 	g := newGeometry(l)
-	tr := prepare(g, records, trainIdx, cfg.Lambda, k, threads)
-	va := prepare(g, records, valIdx, cfg.Lambda, k, threads)
+	tr := prepare(g, records, trainIdx, cfg.Lambda, k, net, threads)
+	va := prepare(g, records, valIdx, cfg.Lambda, k, net, threads)
 
 	theta := make([]float64, l.Params())
 	if cfg.Init != nil {
@@ -205,7 +221,9 @@ func Tune(records []Record, cfg TuneConfig) (*eval.Model, TuneResult, error) {
 	for i, x := range best {
 		params[i] = int16(max(min(math.Round(x*eval.Unit), 32767), -32767))
 	}
-	return eval.NewLayoutModel(v, l, params), res, nil
+	m := eval.NewLayoutModel(v, l, params)
+	m.Net = net
+	return m, res, nil
 }
 
 // split checks cfg's settings and holds out its validation games:
@@ -306,8 +324,8 @@ func parallel(threads, n int, f func(t, lo, hi int)) {
 }
 
 // prepare computes the features (in g's layout) and targets of
-// records[idx].
-func prepare(g geometry, records []Record, idx []int, lambda, k float64, threads int) []sample {
+// records[idx], and net's output if net is not nil.
+func prepare(g geometry, records []Record, idx []int, lambda, k float64, net *eval.Network, threads int) []sample {
 	out := make([]sample, len(idx))
 	parallel(threads, len(idx), func(_, lo, hi int) {
 		var f eval.Features
@@ -329,6 +347,9 @@ func prepare(g geometry, records []Record, idx []int, lambda, k float64, threads
 			}
 			s.pieces, s.sign = int8(f.Pieces), int8(f.Sign)
 			s.factor = 1 / float32(eval.Damping(&r.Pos))
+			if net != nil {
+				s.net = float32(net.Evaluate(&r.Pos))
+			}
 			s.target = float32(target(r, lambda, k))
 		}
 	})
@@ -350,7 +371,8 @@ func target(r *Record, lambda, k float64) float64 {
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
 // score is the model's score of s for the side to move, in hundredths of
-// a man, the float twin of eval.Model.Evaluate.
+// a man, the float twin of eval.Model.Evaluate (a kept network's output
+// included), and the weight of each phase's sum in it.
 func (g geometry) score(s *sample, theta []float64) (float64, [2]float64) {
 	mixOpen := float64(s.pieces) / eval.MaxPhase
 	mix := [2]float64{mixOpen, 1 - mixOpen}
@@ -378,7 +400,7 @@ func (g geometry) score(s *sample, theta []float64) (float64, [2]float64) {
 		total += mix[ph] * (float64(s.sign)*sum + base[g.pattern+eval.ScSideToMove])
 	}
 	f := float64(s.factor)
-	return total * f, [2]float64{mix[0] * f, mix[1] * f}
+	return total*f + float64(s.net), [2]float64{mix[0] * f, mix[1] * f}
 }
 
 // loss is the cross-entropy of a prediction p against target t.

@@ -264,7 +264,7 @@ func TestSyntheticModel(t *testing.T) {
 	}
 	idx := allIndices(len(s.records))
 	g1 := newGeometry(eval.Layout1)
-	data := prepare(g1, s.records, idx, 1, trueScale, 1)
+	data := prepare(g1, s.records, idx, 1, trueScale, nil, 1)
 	// Weights unlike in every phase and parameter.
 	rng := rand.New(rand.NewPCG(1, 2))
 	theta := make([]float64, eval.Params)
@@ -300,7 +300,7 @@ func TestGradient(t *testing.T) {
 	s := makeSynthetic(t, 60, 2)
 	idx := allIndices(len(s.records))
 	g1 := newGeometry(eval.Layout1)
-	data := prepare(g1, s.records, idx, 0.7, trueScale, 1)
+	data := prepare(g1, s.records, idx, 0.7, trueScale, nil, 1)
 	batch := make([]int32, len(data))
 	for i := range batch {
 		batch[i] = int32(i)
@@ -626,7 +626,7 @@ func TestTuneLayouts(t *testing.T) {
 			theta[i] = float64(x) / eval.Unit
 		}
 		idx := allIndices(len(s.records))
-		data := prepare(g, s.records, idx, 1, trueScale, 1)
+		data := prepare(g, s.records, idx, 1, trueScale, nil, 1)
 		withKings := 0
 		for i := range data {
 			p := &s.records[i].Pos
@@ -788,7 +788,7 @@ func TestGradientKingSquares(t *testing.T) {
 func checkBlockGradients(t *testing.T, l *eval.FeatureLayout, records []Record, idx []int, seed uint64, at, n int, what string, minNonzero int) {
 	t.Helper()
 	g := newGeometry(l)
-	data := prepare(g, records, idx, 0.7, trueScale, 1)
+	data := prepare(g, records, idx, 0.7, trueScale, nil, 1)
 	batch := make([]int32, len(data))
 	for i := range batch {
 		batch[i] = int32(i)
@@ -836,12 +836,12 @@ func TestScoreOnlyTarget(t *testing.T) {
 	idx := allIndices(len(s.records))
 	g := newGeometry(eval.Layout1)
 	for _, lambda := range []float64{0, 0.7, 1} {
-		plain := prepare(g, s.records, idx, lambda, trueScale, 1)
+		plain := prepare(g, s.records, idx, lambda, trueScale, nil, 1)
 		only := slices.Clone(s.records)
 		for i := range only {
 			only[i].ScoreOnly = true
 		}
-		marked := prepare(g, only, idx, lambda, trueScale, 1)
+		marked := prepare(g, only, idx, lambda, trueScale, nil, 1)
 		mixed := 0
 		for i := range marked {
 			want := sigmoid(float64(s.records[i].Score) / trueScale)
