@@ -19,5 +19,7 @@
 // the seed and the thread count, so a fit is reproducible. A network
 // (network.go, eval.Network) is fitted on top of given pattern weights,
 // which stay as they are, to the same targets; on one thread, so it depends
-// on the seed alone.
+// on the seed alone. The other way round (TuneConfig.KeepNetwork), the
+// patterns are fitted under a network that stays as it is, its output a
+// constant added to each position's score; the two in turn fit both.
 package train
