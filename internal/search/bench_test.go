@@ -27,7 +27,7 @@ func BenchmarkSearch(b *testing.B) {
 
 // BenchmarkSearchVariant is BenchmarkSearch on one variant's bench
 // positions at a time: the learned evaluation's cost differs by variant
-// (russian's weights carry a network, the others do not).
+// (the russian and portuguese weights carry a network, the brazilian ones do not).
 func BenchmarkSearchVariant(b *testing.B) {
 	for _, v := range movegen.Variants {
 		var set []BenchPosition
