@@ -211,6 +211,10 @@ func (w *worker) iterate() {
 			break
 		}
 		w.completed = depth
+		// A completed iteration supersedes what it found on the way: a
+		// move that failed high through the aspiration window holds a
+		// bound, and its exact score came from the search again.
+		w.partial = nil
 		if w.s.opt.Level > 0 {
 			w.keepLevelLines()
 		}
@@ -365,6 +369,12 @@ func (w *worker) searchRoot(depth int) {
 		}
 		// Best first; moves that failed low keep their previous order.
 		slices.SortStableFunc(w.root[line:], func(a, b rootMove) int { return b.score - a.score })
+		// A line can score above one chosen before it: the search that
+		// chose the earlier line saw this move through a null window and
+		// the table, and a search is not exactly stable. The lines found so
+		// far are sorted again (as Stockfish does), so that the lines a GUI
+		// shows are best first and the move played is the best scored.
+		slices.SortStableFunc(w.root[:line+1], func(a, b rootMove) int { return b.score - a.score })
 	}
 }
 
