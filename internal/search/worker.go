@@ -368,15 +368,18 @@ func (w *worker) searchRoot(depth int) {
 			delta *= 3
 		}
 		// Best first; moves that failed low keep their previous order.
-		slices.SortStableFunc(w.root[line:], func(a, b rootMove) int { return b.score - a.score })
+		slices.SortStableFunc(w.root[line:], bestFirst)
 		// A line can score above one chosen before it: the search that
 		// chose the earlier line saw this move through a null window and
 		// the table, and a search is not exactly stable. The lines found so
 		// far are sorted again (as Stockfish does), so that the lines a GUI
 		// shows are best first and the move played is the best scored.
-		slices.SortStableFunc(w.root[:line+1], func(a, b rootMove) int { return b.score - a.score })
+		slices.SortStableFunc(w.root[:line+1], bestFirst)
 	}
 }
+
+// bestFirst orders root moves by score, highest first.
+func bestFirst(a, b rootMove) int { return b.score - a.score }
 
 // rootSearch searches the root moves from index first on (the earlier
 // ones are lines already chosen) and returns the best score.
