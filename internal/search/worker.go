@@ -204,16 +204,16 @@ func (w *worker) iterate() {
 		if w.id > 0 && depth > 2 && (depth+w.id)%2 == 0 && w.s.busy == nil {
 			continue
 		}
-		w.partial = nil
 		w.depth = depth
 		w.searchRoot(depth)
 		if w.abort {
 			break
 		}
 		w.completed = depth
-		// A completed iteration supersedes what it found on the way: a
+		// A completed iteration supersedes what it found on the way (a
 		// move that failed high through the aspiration window holds a
-		// bound, and its exact score came from the search again.
+		// bound, and its exact score came from the search again), and the
+		// next iteration starts with nothing found.
 		w.partial = nil
 		if w.s.opt.Level > 0 {
 			w.keepLevelLines()
