@@ -276,8 +276,15 @@ func TestBoardClock(t *testing.T) {
 	// 1+0, Rio plays White: it moves first, on its own clock.
 	pg.choose(t, "clock", "1+0")
 	pg.choose(t, "rio-side", "white")
+	// Taking White in the untimed game on the board, Rio moves there at
+	// once. Wait for that game to settle: its answer arriving after the
+	// click below would pass for the new game's redraw, and its one
+	// stored ply for Rio's first move of the new game (under load, the
+	// test then read the new game's empty record and clicked White's
+	// piece with Black to move).
+	pg.waitFor(t, "Rio's move in the untimed game", jsStoredPlies+` === 1 && `+jsPlies+` === 1`)
 	pg.redrawn(t, "a new game", func() { pg.click(t, "#new-game") })
-	pg.waitFor(t, "Rio's first move", jsStoredPlies+` === 1`)
+	pg.waitFor(t, "Rio's first move", jsStoredPlies+` === 1 && `+jsPlies+` === 1`)
 	clock := func(side string) float64 {
 		return evalJS[float64](t, pg, `(() => { const m = /(\d+):(\d+(?:\.\d)?)$/.exec(document.getElementById('clock-`+side+`').textContent); return m ? 60 * Number(m[1]) + Number(m[2]) : -1; })()`)
 	}
