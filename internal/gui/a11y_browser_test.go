@@ -282,9 +282,10 @@ func TestBoardClock(t *testing.T) {
 	// stored ply for Rio's first move of the new game (under load, the
 	// test then read the new game's empty record and clicked White's
 	// piece with Black to move).
-	pg.waitFor(t, "Rio's move in the untimed game", jsStoredPlies+` === 1 && `+jsPlies+` === 1`)
+	oneMove := jsStoredPlies + ` === 1 && ` + jsPlies + ` === 1` // stored and shown
+	pg.waitFor(t, "Rio's move in the untimed game", oneMove)
 	pg.redrawn(t, "a new game", func() { pg.click(t, "#new-game") })
-	pg.waitFor(t, "Rio's first move", jsStoredPlies+` === 1 && `+jsPlies+` === 1`)
+	pg.waitFor(t, "Rio's first move", oneMove)
 	clock := func(side string) float64 {
 		return evalJS[float64](t, pg, `(() => { const m = /(\d+):(\d+(?:\.\d)?)$/.exec(document.getElementById('clock-`+side+`').textContent); return m ? 60 * Number(m[1]) + Number(m[2]) : -1; })()`)
 	}
