@@ -394,8 +394,15 @@ func TestMultiPV(t *testing.T) {
 }
 
 // QuiesceTables scores quiescence leaves of up to the tables' pieces from
-// the tables: more table hits and fewer nodes, and a drawn ending still a
-// draw.
+// the tables: more table hits, and a drawn ending still exactly a draw.
+//
+// What it is worth is measured, not tested: its node counts and the
+// default search's score of these endings are the evaluation's (with the
+// weights of the day it was measured it searched fewer nodes in
+// W:W21,22,K30:BK5,10,11; with the classic evaluation it searches more in
+// W:W18,22,26:B7,11,15, and later built-in weights moved both), so they
+// are the README's figures, not this test's claims: an option that is
+// off binds no set of weights.
 func TestQuiesceTables(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the 4-piece tables")
@@ -419,11 +426,11 @@ func TestQuiesceTables(t *testing.T) {
 			e.Features.QuiesceTables = on
 			res[k] = e.Run(context.Background(), newGame(t, c.v, c.fen), Limits{Depth: 12}, Options{Threads: 1}, func(i Info) { hits[k] = i.TBHits })
 		}
-		if hits[1] <= hits[0] || res[1].Nodes > res[0].Nodes {
-			t.Errorf("%s %s: %d table hits and %d nodes with QuiesceTables, %d and %d without", c.v.Name, c.fen, hits[1], res[1].Nodes, hits[0], res[0].Nodes)
+		if hits[1] <= hits[0] {
+			t.Errorf("%s %s: %d table hits with QuiesceTables, %d without", c.v.Name, c.fen, hits[1], hits[0])
 		}
-		if c.draw && (res[0].Score != 0 || res[1].Score != 0) {
-			t.Errorf("%s %s: score %d with QuiesceTables, %d without: want the draw", c.v.Name, c.fen, res[1].Score, res[0].Score)
+		if c.draw && res[1].Score != 0 {
+			t.Errorf("%s %s: score %d with QuiesceTables: want the draw", c.v.Name, c.fen, res[1].Score)
 		}
 	}
 }
