@@ -12,6 +12,16 @@ import (
 type Book struct {
 	Variant *movegen.Variant
 	records []Record // sorted (format.go)
+	// fromStart makes Play answer only in a game that began at the
+	// variant's start position: the built-in books are so. Their moves
+	// come from 200,000-node searches, weaker than the search a match
+	// clock gives the first moves out of a ballot (brazilian, no book
+	// against the book from the ballots at 3+0.03: +11.3 [+0.7, +21.9]
+	// over 400 games), and they are there for variety, which a game from
+	// a ballot or another set-up position already has. A book file, which
+	// may have been built deeper for the ballots, plays wherever it holds
+	// the position.
+	fromStart bool
 }
 
 // New returns a book of records (sorted here).
@@ -101,11 +111,17 @@ func (b *Book) Choose(p *movegen.Position, margin int, rng *rand.Rand) (Choice, 
 }
 
 // Play is the book's move in game g, the one question every host asks
-// (Hub, CheckerBoard, DXP, analyze): Choose on g's position, for a game
-// of the book's variant that the rules have not ended (a game played on
-// past a rule draw is searched: its rules are not the book's).
+// (Hub, CheckerBoard, DXP, analyze, the board): Choose on g's position,
+// for a game of the book's variant that the rules have not ended (a game
+// played on past a rule draw is searched: its rules are not the book's)
+// and, for a built-in book, that began at the variant's start position
+// (g.Start(): what Hub's pos, DXP's GAMEREQ and CheckerBoard's set
+// gamehist say; see fromStart).
 func (b *Book) Play(g *game.Game, margin int, rng *rand.Rand) (Choice, bool) {
 	if b == nil || g.Variant != b.Variant || g.EndPly() >= 0 {
+		return Choice{}, false
+	}
+	if b.fromStart && g.Start() != b.Variant.Start() {
 		return Choice{}, false
 	}
 	p := g.Position()

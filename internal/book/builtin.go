@@ -11,7 +11,8 @@ var builtin sync.Map // *movegen.Variant -> *Book
 // Builtin returns v's built-in book, read on first use; nil in a build
 // without books (the tag rionobook: the browser's Hub worker, which only
 // analyses). Every host plays from it unless told otherwise (Hub
-// book-file, CheckerBoard set bookfile, --book). A damaged embedded file
+// book-file, CheckerBoard set bookfile, --book), in games that began at
+// the start position (Play). A damaged embedded file
 // is a mistake of the build that TestBuiltin catches, so it panics.
 func Builtin(v *movegen.Variant) *Book {
 	if b, ok := builtin.Load(v); ok {
@@ -25,7 +26,7 @@ func Builtin(v *movegen.Variant) *Book {
 	if err != nil {
 		panic("book: built-in book for " + v.Name + ": " + err.Error())
 	}
-	actual, _ := builtin.LoadOrStore(v, &Book{Variant: v, records: recs})
+	actual, _ := builtin.LoadOrStore(v, &Book{Variant: v, records: recs, fromStart: true})
 	return actual.(*Book)
 }
 
