@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,21 +101,43 @@ func TestHubBook(t *testing.T) {
 	}
 	// An empty book-file is the variant's built-in book: from the start,
 	// and after its best move, go think answers at once with one of its
-	// moves, within the margin of its best.
+	// moves, within the margin of its best; the position after that move
+	// set up on its own (as a match sets up a ballot) is searched.
 	s.send("set-param name=book-file value=", "set-param name=book-margin value=4")
 	v := movegen.Russian
 	builtin := book.Builtin(v)
 	start := v.Start()
-	for _, p := range []movegen.Position{start, start.Play(builtin.Lookup(&start)[0].Move)} {
-		s.send("pos pos="+v.FormatHub(&p), "level move-time=5", "go think")
+	first := builtin.Lookup(&start)[0].Move
+	for _, c := range []struct {
+		pos  string
+		p    movegen.Position
+		book bool
+	}{
+		{"pos start", start, true},
+		{fmt.Sprintf("pos start moves=%q", v.FormatMove(first)), start.Play(first), true},
+		{"pos pos=" + v.FormatHub(ptr(start.Play(first))), start.Play(first), false},
+	} {
+		level := "level move-time=5" // a book move is at once
+		if !c.book {
+			level = "level depth=3"
+		}
+		s.send(c.pos, level, "go think")
 		done, infos := s.expect("done", 2*time.Second)
-		choices := builtin.Lookup(&p)
+		if !c.book {
+			if len(infos) == 0 {
+				t.Errorf("built-in book, %q: %q at once, want a search", c.pos, done)
+			}
+			continue
+		}
+		choices := builtin.Lookup(&c.p)
 		ok := false
-		for _, c := range choices {
-			ok = ok || done == "done move="+v.FormatMove(c.Move) && c.Score >= choices[0].Score-4
+		for _, ch := range choices {
+			ok = ok || done == "done move="+v.FormatMove(ch.Move) && ch.Score >= choices[0].Score-4
 		}
 		if len(infos) > 0 || !ok {
-			t.Errorf("built-in book, %s: %q %q, want one of %d book moves at once", v.FormatFEN(&p, false), done, infos, len(choices))
+			t.Errorf("built-in book, %q: %q %q, want one of %d book moves at once", c.pos, done, infos, len(choices))
 		}
 	}
 }
+
+func ptr[T any](x T) *T { return &x }
