@@ -108,14 +108,15 @@ func TestHubBook(t *testing.T) {
 	builtin := book.Builtin(v)
 	start := v.Start()
 	first := builtin.Lookup(&start)[0].Move
+	after := start.Play(first)
 	for _, c := range []struct {
 		pos  string
 		p    movegen.Position
 		book bool
 	}{
 		{"pos start", start, true},
-		{fmt.Sprintf("pos start moves=%q", v.FormatMove(first)), start.Play(first), true},
-		{"pos pos=" + v.FormatHub(ptr(start.Play(first))), start.Play(first), false},
+		{fmt.Sprintf("pos start moves=%q", v.FormatMove(first)), after, true},
+		{"pos pos=" + v.FormatHub(&after), after, false},
 	} {
 		level := "level move-time=5" // a book move is at once
 		if !c.book {
@@ -139,5 +140,3 @@ func TestHubBook(t *testing.T) {
 		}
 	}
 }
-
-func ptr[T any](x T) *T { return &x }
