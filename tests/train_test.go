@@ -106,17 +106,31 @@ func TestSelfplayTunePipeline(t *testing.T) {
 	}
 	first, _ := os.ReadFile(data)
 
-	// Again: the same positions (node limits are reproducible, whatever
-	// the threads), appended.
-	if _, n2 := selfplay(t, selfplayArgs(data)...); n2 != n {
+	// Again into another file: the same positions (node limits are
+	// reproducible, whatever the threads).
+	again := filepath.Join(dir, "again.bin")
+	if _, n2 := selfplay(t, selfplayArgs(again)...); n2 != n {
 		t.Errorf("second run: %d positions, first %d", n2, n)
 	}
-	if size := fileSize(t, data); size != 2*n*recordSize {
-		t.Fatalf("after the second run the file has %d bytes, want %d", size, 2*n*recordSize)
+	if b, _ := os.ReadFile(again); !bytes.Equal(b, first) {
+		t.Errorf("the same run into another file wrote other records")
+	}
+	// The same run onto the file that holds it is refused (it would write
+	// every game twice), and leaves the file as it was.
+	if r := run(t, "", selfplayArgs(data)...); r.code != 2 || !strings.Contains(r.stderr, "already holds 6 games of this run") || !strings.Contains(r.stderr, "--resume") {
+		t.Errorf("the same run again onto its file: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := run(t, "", selfplayArgs(data, "--games", "9")...); r.code != 2 || !strings.Contains(r.stderr, "already holds 6 games of this run") {
+		t.Errorf("the same run for more games onto its file: exit %d, stderr %q", r.code, r.stderr)
+	}
+	// Another seed appends its own games.
+	_, n2 := selfplay(t, selfplayArgs(data, "--seed", "4")...)
+	if size := fileSize(t, data); size != (n+n2)*recordSize {
+		t.Fatalf("after another seed the file has %d bytes, want %d", size, (n+n2)*recordSize)
 	}
 	both, _ := os.ReadFile(data)
-	if !bytes.Equal(both[:len(first)], first) || !bytes.Equal(both[len(first):], first) {
-		t.Errorf("the second run did not append the same records")
+	if !bytes.Equal(both[:len(first)], first) || bytes.Equal(both[len(first):], first) {
+		t.Errorf("another seed did not append other records after the first run's")
 	}
 
 	weights := filepath.Join(dir, "w.rwt")
@@ -140,8 +154,8 @@ func TestSelfplayTunePipeline(t *testing.T) {
 		t.Errorf("tune variant %s", m[1])
 	}
 	// Positions that cannot train (left to the endgame rules) are skipped.
-	if positions < 1 || positions > 2*n {
-		t.Errorf("tune used %d positions of %d", positions, 2*n)
+	if positions < 1 || positions > n+n2 {
+		t.Errorf("tune used %d positions of %d", positions, n+n2)
 	}
 	// A weights file: 16 header bytes (version 2: the weights compressed;
 	// the count, bytes 8-11, says how many), a CRC-32.

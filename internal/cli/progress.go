@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -108,3 +109,26 @@ func resumeRun(out, run string) (runProgress, error) {
 	}
 	return old, nil
 }
+
+// checkNotRerun refuses to start, without --resume, the run whose games out
+// already holds: selfplay appends, so the same settings again would write
+// the same games a second time, and the fit would count them twice (and
+// could hold out one copy for validation while training on the other).
+// Only --games may differ: game k of a run depends on the seed and k alone,
+// so a run for more (or fewer) games starts with the same ones. Another
+// run's checkpoint (another seed, say) is no objection: appending other
+// games is what selfplay without --resume is for.
+func checkNotRerun(out, run string) error {
+	old, ok, err := readProgress(out)
+	if err != nil || !ok || old.Next == 0 || gamesField.ReplaceAllString(old.Run, "") != gamesField.ReplaceAllString(run, "") {
+		return nil
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Size() < old.Bytes {
+		// The checkpoint is not of this file's contents: nothing to repeat.
+		return nil
+	}
+	return usagef("--out %s already holds %d games of this run (%s): --resume goes on with them, or choose another --seed or --out", out, old.Next, progressPath(out))
+}
+
+// gamesField is the game count in a run's settings (runProgress.Run).
+var gamesField = regexp.MustCompile(`(^| )games=\d+`)

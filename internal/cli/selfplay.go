@@ -100,6 +100,8 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 		if prog, err = resumeRun(*out, run); err != nil {
 			return err
 		}
+	} else if err := checkNotRerun(*out, run); err != nil {
+		return err
 	}
 	if err := checkAppend(*out, v); err != nil {
 		return usageError{err}
