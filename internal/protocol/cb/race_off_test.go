@@ -1,0 +1,5 @@
+//go:build !race
+
+package cb
+
+const raceOn = false
