@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/racebuild"
 )
 
 // TestBuildYields: a build shares its processor. With one processor for
@@ -24,7 +25,7 @@ import (
 // that comes and goes gets three attempts. Without the pacer every
 // attempt fails (p90 10-15 ms against a baseline under 0.1 ms).
 func TestBuildYields(t *testing.T) {
-	if raceOn {
+	if racebuild.Enabled {
 		t.Skip("a timing: not under the race detector")
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/riodraughts/rio/internal/game"
 	"github.com/riodraughts/rio/internal/movegen"
+	"github.com/riodraughts/rio/internal/racebuild"
 )
 
 func boardOf(t *testing.T, v *movegen.Variant, fen string) (movegen.Position, Board) {
@@ -308,7 +309,7 @@ func TestGetMovePlaysOnPastRuleDraws(t *testing.T) {
 	// machine); 0.3 s leaves room for a loaded one. The race detector's
 	// build beside the other packages' tests once fell short of it there.
 	maxTime := 0.3
-	if raceOn {
+	if racebuild.Enabled {
 		maxTime = 2
 	}
 	for _, rules := range []string{"", "all", "repetition"} {

@@ -1,5 +1,0 @@
-//go:build !race
-
-package egdb
-
-const raceOn = false

@@ -1,5 +1,0 @@
-//go:build !race
-
-package cb
-
-const raceOn = false
