@@ -330,6 +330,7 @@ func TestEvalAndTrainBadInput(t *testing.T) {
 		{[]string{"selfplay", "--games", "2"}, []string{"--out"}},
 		{[]string{"selfplay", "--variant", "russian", "--games", "1", "--random-moves", "0.9", "--out", filepath.Join(dir, "x.bin")}, []string{"--random-moves", "0.9"}},
 		{[]string{"selfplay", "--variant", "russian", "--games", "1", "--random-moves", "NaN", "--out", filepath.Join(dir, "x.bin")}, []string{"--random-moves", "NaN"}},
+		{[]string{"selfplay", "--variant", "russian", "--games", "1", "--balanced", "-5", "--out", filepath.Join(dir, "x.bin")}, []string{"--balanced", "-5"}},
 		{[]string{"tune", "--variant", "russian", "--data", data}, []string{"--out"}},
 		{[]string{"tune", "--variant", "russian", "--out", filepath.Join(dir, "x.rwt")}, []string{"--data"}},
 		{[]string{"tune", "--variant", "russian", "--data", data, "--out", filepath.Join(dir, "x.rwt"), "--init", trunc}, []string{trunc, "truncated"}},
@@ -459,6 +460,9 @@ func TestSelfplayResume(t *testing.T) {
 	}
 	if r := run(t, "", args(cut, "--random-moves", "0.05", "--resume")...); r.code != 2 || !strings.Contains(r.stderr, "another run") {
 		t.Errorf("a resume with random moves added: exit %d, %q", r.code, r.stderr)
+	}
+	if r := run(t, "", args(cut, "--balanced", "30", "--resume")...); r.code != 2 || !strings.Contains(r.stderr, "another run") {
+		t.Errorf("a resume with balanced starts added: exit %d, %q", r.code, r.stderr)
 	}
 	selfplay(t, args(cut, "--resume")...)
 	got, _ := os.ReadFile(cut)

@@ -63,7 +63,7 @@ func init() {
 			"engine match [--engine1 CMD] [--engine2 CMD] [--games N] [--tc 10+0.1 | --movetime S | --depth N | --nodes N] [--concurrency N] [--openings F] [--pdn OUT] [--sprt \"elo0=0 elo1=5\"]", runMatch},
 		{"egdb", "build or verify endgame tables on disk", "engine egdb build|verify [--variant V] [--pieces N] --dir D [--threads T]", runEgdb},
 		{"selfplay", "play Rio against itself and write quiet positions with results for engine tune",
-			"engine selfplay --variant V --games N [--nodes K | --depth D | --movetime S] [--openings F] [--random-plies R] [--random-moves P] [--threads T] [--seed S] [--shard i/n] [--eval E] --out FILE", runSelfplay},
+			"engine selfplay --variant V --games N [--nodes K | --depth D | --movetime S] [--openings F] [--random-plies R] [--random-moves P] [--balanced N] [--threads T] [--seed S] [--shard i/n] [--eval E] --out FILE", runSelfplay},
 		{"book", "build an opening book by Rio's own searches, or show a position's book moves",
 			"engine book build --variant V --out FILE [--plies N] [--positions K] [--nodes N | --movetime S] [--threads T] [--dropout D] [--window W] [--ballots=false] | engine book probe --variant V [--fen F] [--moves \"...\"] FILE|builtin", runBook},
 		{"tune", "fit the learned evaluation's weights to selfplay positions (logistic regression)",

@@ -29,6 +29,7 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 	openings := fs.String("openings", "", "start positions, one FEN per line (default: the built-in ballots; generated for portuguese)")
 	randomPlies := fs.Int("random-plies", 6, "random legal moves played after the opening")
 	randomMoves := fs.Float64("random-moves", 0, "chance (0-0.5) that a searched move is replaced by a random legal one; the positions before it are written score-only")
+	balanced := fs.Int("balanced", 0, "draw a game's start again (up to 50 times) while a search of it scores beyond this many hundredths of a man (0: keep every start)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	shard := fs.String("shard", "", "play only shard i of n (i/n): games i, i+n, i+2n, ...")
 	maxPlies := fs.Int("max-plies", 400, "a game still going after this many plies is a draw")
@@ -56,6 +57,8 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 		return usagef("--random-plies %d out of range 0-100", *randomPlies)
 	case !(*randomMoves >= 0 && *randomMoves <= 0.5):
 		return usagef("--random-moves %g out of range 0-0.5", *randomMoves)
+	case *balanced < 0:
+		return usagef("--balanced %d: want 0 (off) or more", *balanced)
 	case *maxPlies < 10:
 		return usagef("--max-plies %d: want at least 10", *maxPlies)
 	}
@@ -95,6 +98,9 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 		// Added only when set, so checkpoints written before it resume.
 		run += fmt.Sprintf(" random-moves=%g", *randomMoves)
 	}
+	if *balanced > 0 {
+		run += fmt.Sprintf(" balanced=%d", *balanced)
+	}
 	prog := runProgress{Run: run}
 	if *resume {
 		if prog, err = resumeRun(*out, run); err != nil {
@@ -133,7 +139,7 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 	start := time.Now()
 	cfg := train.SelfPlayConfig{
 		Variant: v, Games: *games, Shard: si, Shards: sn, Limits: lim,
-		Openings: starts, RandomPlies: *randomPlies, RandomMoves: *randomMoves, Threads: sf.threads, Seed: *seed,
+		Openings: starts, RandomPlies: *randomPlies, RandomMoves: *randomMoves, Balanced: *balanced, Threads: sf.threads, Seed: *seed,
 		Eval: evalFn, Tables: tables, HashMiB: sf.hash, MaxPlies: *maxPlies, Log: env.Log,
 		Skip: prog.Next,
 		OnGame: func(s train.GameSummary) {
@@ -141,7 +147,7 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 			if err := prog.gameWritten(*out, s.Positions); err != nil && progErr == nil {
 				progErr = err
 			}
-			env.Log.Debug().Int("game", s.Index+1).Int("plies", s.Plies).Str("result", s.Result.PDN()).Str("reason", s.Reason).Int("random-moves", s.RandomMoves).Msg("selfplay game")
+			env.Log.Debug().Int("game", s.Index+1).Int("plies", s.Plies).Str("result", s.Result.PDN()).Str("reason", s.Reason).Int("random-moves", s.RandomMoves).Int("redrawn", s.Redrawn).Msg("selfplay game")
 			if bar != nil {
 				bar.Describe(fmt.Sprintf("games (%d positions)", positions))
 				bar.Add(1)

@@ -42,6 +42,13 @@ type SelfPlayConfig struct {
 	// still written with its search score; it and those before it are
 	// marked ScoreOnly, since the game's result judges the random move.
 	RandomMoves float64
+	// Balanced, when above 0, keeps only starts within Balanced hundredths
+	// of a man: the first search of a start (its opening and random plies)
+	// scoring beyond it sends the game back to draw another, up to
+	// balanceTries starts. Six random plies leave most starts a man or more
+	// off balance, and such games are won by the side the dice favoured:
+	// their positions teach little beyond the material count.
+	Balanced int
 	// Threads is the number of games played at once (one search thread each).
 	Threads int
 	Seed    uint64
@@ -67,8 +74,12 @@ type GameSummary struct {
 	// (SelfPlayConfig.RandomMoves), ScoreOnly how many records were
 	// written score-only because of them: the game's first ones.
 	RandomMoves, ScoreOnly int
-	Result                 game.Result
-	Reason                 string
+	// Redrawn is how many starts were drawn again for
+	// SelfPlayConfig.Balanced, and StartScore the search score (side to
+	// move) of the start played (0 without Balanced).
+	Redrawn, StartScore int
+	Result              game.Result
+	Reason              string
 }
 
 // Totals add up a run.
@@ -158,19 +169,11 @@ func Quiet(v *movegen.Variant, p *movegen.Position) bool {
 func playOne(ctx context.Context, cfg *SelfPlayConfig, e *search.Engine, idx int) ([]byte, GameSummary, error) {
 	v := cfg.Variant
 	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(idx)))
-	g := game.New(v, cfg.Openings[rng.IntN(len(cfg.Openings))])
 	sum := GameSummary{Index: idx}
-	e.TT.Clear()
 	var buf [movegen.MaxMoves]movegen.Move
-	for range cfg.RandomPlies {
-		p := g.Position()
-		moves := v.Generate(&p, buf[:0])
-		if len(moves) == 0 || g.Outcome().Result != game.Ongoing {
-			break
-		}
-		if err := g.Play(moves[rng.IntN(len(moves))]); err != nil {
-			return nil, sum, err
-		}
+	g, first, err := drawStart(ctx, cfg, e, rng, &sum)
+	if err != nil {
+		return nil, sum, err
 	}
 	type scored struct {
 		pos   movegen.Position
@@ -185,7 +188,12 @@ func playOne(ctx context.Context, cfg *SelfPlayConfig, e *search.Engine, idx int
 			result, reason = o.Result, o.Reason
 			break
 		}
-		res := e.Run(ctx, g, cfg.Limits, search.Options{Threads: 1}, nil)
+		var res search.Result
+		if first != nil {
+			res, first = *first, nil // the start's search, made when it was drawn
+		} else {
+			res = e.Run(ctx, g, cfg.Limits, search.Options{Threads: 1}, nil)
+		}
 		if ctx.Err() != nil {
 			return nil, sum, ctx.Err()
 		}
@@ -225,4 +233,47 @@ func playOne(ctx context.Context, cfg *SelfPlayConfig, e *search.Engine, idx int
 		data = r.Append(data)
 	}
 	return data, sum, nil
+}
+
+// balanceTries is how many starts a game of SelfPlayConfig.Balanced draws
+// at most; the last is played whatever it scores.
+const balanceTries = 50
+
+// drawStart sets up game idx's start: an opening drawn by rng and
+// cfg.RandomPlies random legal moves. With cfg.Balanced, the start is
+// searched and drawn again while its score is beyond the limit; that
+// search is returned, to be the game's first move, so an accepted start
+// costs nothing more. The table is cleared once, before the first start
+// (every game begins from an empty one): a start drawn again leaves its
+// entries, which are as deterministic as the rest, and clearing 16 MiB
+// would cost more than the search of a start.
+func drawStart(ctx context.Context, cfg *SelfPlayConfig, e *search.Engine, rng *rand.Rand, sum *GameSummary) (*game.Game, *search.Result, error) {
+	v := cfg.Variant
+	var buf [movegen.MaxMoves]movegen.Move
+	e.TT.Clear()
+	for try := 1; ; try++ {
+		g := game.New(v, cfg.Openings[rng.IntN(len(cfg.Openings))])
+		for range cfg.RandomPlies {
+			p := g.Position()
+			moves := v.Generate(&p, buf[:0])
+			if len(moves) == 0 || g.Outcome().Result != game.Ongoing {
+				break
+			}
+			if err := g.Play(moves[rng.IntN(len(moves))]); err != nil {
+				return nil, nil, err
+			}
+		}
+		if cfg.Balanced <= 0 || g.Outcome().Result != game.Ongoing {
+			return g, nil, nil
+		}
+		res := e.Run(ctx, g, cfg.Limits, search.Options{Threads: 1}, nil)
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		if max(res.Score, -res.Score) <= cfg.Balanced || try == balanceTries {
+			sum.StartScore = res.Score
+			return g, &res, nil
+		}
+		sum.Redrawn++
+	}
 }

@@ -567,3 +567,43 @@ func TestSelfPlayRandomMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestSelfPlayBalanced: with Balanced, each game starts from a start whose
+// search scores within the limit (or from its last try), starts beyond it
+// are drawn again, and the start's search is the game's first move: with
+// a limit no start exceeds, the games are those of a run without it.
+func TestSelfPlayBalanced(t *testing.T) {
+	for _, v := range []*movegen.Variant{movegen.Brazilian, movegen.Portuguese} {
+		cfg := tinyConfig(v, 10)
+		cfg.RandomPlies = 8 // lopsided starts, so that some are drawn again
+		plain, plainTot, _ := selfPlay(t, cfg)
+		cfg.Balanced = 32000
+		all, allTot, allSums := selfPlay(t, cfg)
+		if !bytes.Equal(plain, all) || plainTot != allTot {
+			t.Errorf("%s: a limit no start exceeds plays other games than no limit", v.Name)
+		}
+		for _, s := range allSums {
+			if s.Redrawn != 0 {
+				t.Errorf("%s game %d: %d starts drawn again under a limit of 32000", v.Name, s.Index, s.Redrawn)
+			}
+		}
+		cfg.Balanced = 30
+		data, tot, sums := selfPlay(t, cfg)
+		checkRun(t, cfg, data, tot, sums)
+		redrawn := 0
+		for _, s := range sums {
+			redrawn += s.Redrawn
+			if s.Redrawn < balanceTries-1 && max(s.StartScore, -s.StartScore) > cfg.Balanced {
+				t.Errorf("%s game %d: start scored %d after %d draws, beyond the limit %d", v.Name, s.Index, s.StartScore, s.Redrawn, cfg.Balanced)
+			}
+		}
+		if redrawn == 0 {
+			t.Errorf("%s: no start of 8 random plies drawn again under a limit of 0.30 men", v.Name)
+		}
+		cfg.Threads = 2
+		two, tot2, _ := selfPlay(t, cfg)
+		if !bytes.Equal(data, two) || tot != tot2 {
+			t.Errorf("%s: balanced starts differ between 1 and 2 threads", v.Name)
+		}
+	}
+}
