@@ -29,7 +29,7 @@ func runSelfplay(ctx context.Context, env *Env, args []string) error {
 	openings := fs.String("openings", "", "start positions, one FEN per line (default: the built-in ballots; generated for portuguese)")
 	randomPlies := fs.Int("random-plies", 6, "random legal moves played after the opening")
 	randomMoves := fs.Float64("random-moves", 0, "chance (0-0.5) that a searched move is replaced by a random legal one; the positions before it are written score-only")
-	balanced := fs.Int("balanced", 0, "draw a game's start again (up to 50 times) while a search of it scores beyond this many hundredths of a man (0: keep every start)")
+	balanced := fs.Int("balanced", 0, fmt.Sprintf("draw a game's start again (up to %d times) while a search of it scores beyond this many hundredths of a man (0: keep every start)", train.BalanceTries))
 	seed := fs.Uint64("seed", 1, "random seed")
 	shard := fs.String("shard", "", "play only shard i of n (i/n): games i, i+n, i+2n, ...")
 	maxPlies := fs.Int("max-plies", 400, "a game still going after this many plies is a draw")

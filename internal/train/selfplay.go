@@ -45,7 +45,7 @@ type SelfPlayConfig struct {
 	// Balanced, when above 0, keeps only starts within Balanced hundredths
 	// of a man: the first search of a start (its opening and random plies)
 	// scoring beyond it sends the game back to draw another, up to
-	// balanceTries starts. Six random plies leave most starts a man or more
+	// BalanceTries starts. Six random plies leave most starts a man or more
 	// off balance, and such games are won by the side the dice favoured:
 	// their positions teach little beyond the material count.
 	Balanced int
@@ -235,9 +235,9 @@ func playOne(ctx context.Context, cfg *SelfPlayConfig, e *search.Engine, idx int
 	return data, sum, nil
 }
 
-// balanceTries is how many starts a game of SelfPlayConfig.Balanced draws
+// BalanceTries is how many starts a game of SelfPlayConfig.Balanced draws
 // at most; the last is played whatever it scores.
-const balanceTries = 50
+const BalanceTries = 50
 
 // drawStart sets up game idx's start: an opening drawn by rng and
 // cfg.RandomPlies random legal moves. With cfg.Balanced, the start is
@@ -270,7 +270,7 @@ func drawStart(ctx context.Context, cfg *SelfPlayConfig, e *search.Engine, rng *
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err()
 		}
-		if max(res.Score, -res.Score) <= cfg.Balanced || try == balanceTries {
+		if max(res.Score, -res.Score) <= cfg.Balanced || try == BalanceTries {
 			sum.StartScore = res.Score
 			return g, &res, nil
 		}

@@ -593,7 +593,7 @@ func TestSelfPlayBalanced(t *testing.T) {
 		redrawn := 0
 		for _, s := range sums {
 			redrawn += s.Redrawn
-			if s.Redrawn < balanceTries-1 && max(s.StartScore, -s.StartScore) > cfg.Balanced {
+			if s.Redrawn < BalanceTries-1 && max(s.StartScore, -s.StartScore) > cfg.Balanced {
 				t.Errorf("%s game %d: start scored %d after %d draws, beyond the limit %d", v.Name, s.Index, s.StartScore, s.Redrawn, cfg.Balanced)
 			}
 		}
