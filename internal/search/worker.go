@@ -292,9 +292,8 @@ func (w *worker) enough(depth int) bool {
 // threads fill every P it also yields the processor: the goroutine reading
 // the GUI's "stop" would otherwise wait for the runtime's 10 ms preemption.
 // With a P to spare it does not: there a yield finds the spare P idle and
-// wakes an OS thread to look for work, a system call that cost 4.5% of a
-// one-thread search's time and spun the machine's other core (a second
-// game's, in a match) 3,000 times a second for nothing.
+// wakes an OS thread to look for work, a system call some 3,000 times a
+// second that cost 4.5% of a one-thread search's time for nothing.
 func (w *worker) poll() {
 	if w.fillsProcs {
 		runtime.Gosched()
