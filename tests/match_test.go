@@ -88,6 +88,27 @@ func TestMatchOverHub(t *testing.T) {
 	}
 }
 
+// TestMatchTimeOdds: --tc2 gives the second engine a clock of its own,
+// which it is held to and plays on, and the match line names both.
+func TestMatchTimeOdds(t *testing.T) {
+	pdn := filepath.Join(t.TempDir(), "o.pdn")
+	r := run(t, "", "match", "--games", "2", "--concurrency", "2", "--tc", "2+0.02", "--tc2", "0.6+0.01",
+		"--variant", "russian", "--pdn", pdn, "--engine1", engine+" hub", "--engine2", engine+" hub")
+	use := checkMatch(t, r, 2, pdn)
+	if !strings.Contains(r.stdout, ", 2+0.02 against 0.6+0.01, ") {
+		t.Errorf("the match line does not name both clocks: %q", r.stdout)
+	}
+	// The second engine's clock starts at 0.6 s: after a move it holds at
+	// most that plus the increment. The first, with over three times the
+	// clock, spends more on a move.
+	if !use[1].clocked || use[1].lowest > 0.61 {
+		t.Errorf("engine2 not on its own clock: %+v", use[1])
+	}
+	if !use[0].clocked || use[0].mean <= use[1].mean {
+		t.Errorf("engine1 on 2+0.02 spent no more a move than engine2 on 0.6+0.01: %+v against %+v", use[0], use[1])
+	}
+}
+
 // startListener runs engine dxp --listen on a free port and returns its
 // address.
 func startListener(t *testing.T, args ...string) string {
@@ -152,6 +173,8 @@ func TestMatchBadUsage(t *testing.T) {
 		{"match", "--games", "0"},
 		{"match", "--tc", "abc"},
 		{"match", "--tc", "1+0", "--depth", "3"},
+		{"match", "--tc2", "1+0"},
+		{"match", "--tc", "1+0", "--tc2", "x"},
 		{"match", "--sprt", "elo0=5 elo1=0"},
 		{"match", "--openings", "/nonexistent"},
 		{"match", "--adjudicate-score", "3"},

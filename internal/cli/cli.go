@@ -60,7 +60,7 @@ func init() {
 		{"dxp", "play DXP (DamExchange) games over TCP, as follower or initiator",
 			"engine dxp --listen ADDR [--initiator] | --connect ADDR [--follower] [--games N --minutes M --moves N --openings FILE --pdn OUT] [--book builtin|none|FILE] [--book-margin N] [--egdb-path D] [--egdb-pieces N] [--eval E] [--eval-file W]", runDXP},
 		{"match", "play a match between two engines (Hub commands or DXP addresses): Elo, LOS, SPRT",
-			"engine match [--engine1 CMD] [--engine2 CMD] [--games N] [--tc 10+0.1 | --movetime S | --depth N | --nodes N] [--concurrency N] [--openings F] [--pdn OUT] [--sprt \"elo0=0 elo1=5\"]", runMatch},
+			"engine match [--engine1 CMD] [--engine2 CMD] [--games N] [--tc 10+0.1 [--tc2 B+I] | --movetime S | --depth N | --nodes N] [--concurrency N] [--openings F] [--pdn OUT] [--sprt \"elo0=0 elo1=5\"]", runMatch},
 		{"egdb", "build or verify endgame tables on disk", "engine egdb build|verify [--variant V] [--pieces N] --dir D [--threads T]", runEgdb},
 		{"selfplay", "play Rio against itself and write quiet positions with results for engine tune",
 			"engine selfplay --variant V --games N [--nodes K | --depth D | --movetime S] [--openings F] [--random-plies R] [--random-moves P] [--balanced N] [--threads T] [--seed S] [--shard i/n] [--eval E] --out FILE", runSelfplay},

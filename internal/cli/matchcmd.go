@@ -36,6 +36,7 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 	games := fs.Int("games", 100, "games to play (each opening twice, colours swapped)")
 	openings := fs.String("openings", "", "start positions, one FEN per line (default: the built-in ballots; generated for portuguese)")
 	tcFlag := fs.String("tc", "", "clock per player: BASE+INC in seconds (e.g. 10+0.1)")
+	tc2Flag := fs.String("tc2", "", "with --tc: the second engine's own clock, BASE+INC (a time-odds match)")
 	movetime := fs.Float64("movetime", 0, "seconds per move instead of a clock")
 	depth := fs.Int("depth", 0, "fixed depth per move instead of a clock")
 	nodes := fs.Int64("nodes", 0, "fixed nodes per move instead of a clock")
@@ -97,6 +98,16 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 		return usagef("give one of --tc, --movetime, --depth, --nodes")
 	case *movetime < 0 || *depth < 0 || *nodes < 0:
 		return usagef("limits must be positive")
+	}
+	if *tc2Flag != "" {
+		if *tcFlag == "" {
+			return usagef("--tc2 needs --tc")
+		}
+		tc2, err := match.ParseTimeControl(*tc2Flag)
+		if err != nil {
+			return usagef("--tc2: %v", err)
+		}
+		cfg.Engines[1].TC = &tc2
 	}
 	for k, list := range [][]string{params, params1, params2} {
 		for _, p := range list {
@@ -177,7 +188,7 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintf(env.Stderr, "\r\033[K%s", line)
 		}
 	}
-	env.Log.Info().Str("engine1", *e1).Str("engine2", *e2).Int("games", *games).Str("tc", cfg.TC.String()).Msg("match")
+	env.Log.Info().Str("engine1", *e1).Str("engine2", *e2).Int("games", *games).Str("tc", cfg.TC.String()).Str("tc2", *tc2Flag).Msg("match")
 	st, err := match.Run(ctx, cfg)
 	if live {
 		fmt.Fprintln(env.Stderr)
@@ -185,7 +196,11 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "match %s: %d of %d games, %s, %s\n", v.Name, st.Played, st.Total, cfg.TC, strings.Join(st.Names[:], " vs "))
+	tcs := cfg.TC.String()
+	if cfg.Engines[1].TC != nil {
+		tcs += " against " + cfg.Engines[1].TC.String()
+	}
+	fmt.Fprintf(env.Stdout, "match %s: %d of %d games, %s, %s\n", v.Name, st.Played, st.Total, tcs, strings.Join(st.Names[:], " vs "))
 	for k := range 2 {
 		fmt.Fprintf(env.Stdout, "engine%d %s: %s\n", k+1, st.Names[k], st.Fails[k])
 	}

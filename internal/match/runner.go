@@ -100,12 +100,23 @@ func (tc TimeControl) dxp() dxp.TimeControl {
 	return dxp.TimeControl{Minutes: min(int(tc.Base/time.Minute), 999)}
 }
 
+// TCOf is engine k's control: its own (EngineSpec.TC) or the match's.
+func (c *Config) TCOf(k int) TimeControl {
+	if t := c.Engines[k].TC; t != nil {
+		return *t
+	}
+	return c.TC
+}
+
 // EngineSpec names an engine: a Hub command line or dxp:HOST:PORT, an
 // optional display name, and Hub set-param lines.
 type EngineSpec struct {
 	Spec   string
 	Name   string
 	Params []string
+	// TC, if set, is this engine's own control instead of Config.TC: a
+	// time-odds match (how much a longer clock is worth, in Elo).
+	TC *TimeControl
 }
 
 // Config is a match.
@@ -324,7 +335,7 @@ func (r *referee) play(ctx context.Context, i int) (GameRecord, [2]Failures, err
 	}
 	for c := movegen.White; c <= movegen.Black; c++ {
 		k := engineOf(c)
-		if err := r.players[k].NewGame(ctx, op.Position, c, r.cfg.TC); err != nil {
+		if err := r.players[k].NewGame(ctx, op.Position, c, r.cfg.TCOf(k)); err != nil {
 			if errors.Is(err, dxp.ErrRefused) {
 				return rec, fails, fmt.Errorf("engine %d refused the game: %w", k+1, err)
 			}
@@ -333,7 +344,8 @@ func (r *referee) play(ctx context.Context, i int) (GameRecord, [2]Failures, err
 			return r.forfeit(rec, c, "engine "+strconv.Itoa(k+1)+" crashed at the start"), fails, nil
 		}
 	}
-	clocks := [2]time.Duration{r.cfg.TC.Base, r.cfg.TC.Base}
+	// clocks are by colour; each starts at its engine's base.
+	clocks := [2]time.Duration{r.cfg.TCOf(engineOf(movegen.White)).Base, r.cfg.TCOf(engineOf(movegen.Black)).Base}
 	var agree [2]int // consecutive moves each side's engine claimed a win
 	for {
 		if ctx.Err() != nil {
@@ -372,9 +384,10 @@ func (r *referee) play(ctx context.Context, i int) (GameRecord, [2]Failures, err
 		// A DXP engine told "0 minutes" (games under a minute) plays at its
 		// own fast pace: only the wait for its move bounds it.
 		_, overDXP := r.players[k].(*dxpPlayer)
-		clocked := r.cfg.TC.HasClock() && !(overDXP && r.cfg.TC.dxp().Minutes == 0)
+		tc := r.cfg.TCOf(k)
+		clocked := tc.HasClock() && !(overDXP && tc.dxp().Minutes == 0)
 		if clocked {
-			clocks[side] += r.cfg.TC.Inc - used
+			clocks[side] += tc.Inc - used
 		}
 		rec.Clock[k].add(used, clocked, clocks[side])
 		if clocked && clocks[side] < -r.cfg.TimeMargin {
